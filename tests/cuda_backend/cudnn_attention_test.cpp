@@ -1,11 +1,13 @@
 // The attention layer through cuDNN's fused attention (libraries/cudnn/attention_layer.h): which problems it takes,
 // and that it computes what the CPU reference computes, as Kiln's own kernel does on the same tensors: operands in
 // [batch, heads, tokens, depth] and in the [batch, tokens, heads, depth] order a fused projection writes, batch axes
-// that fold into two, Whisper's size, and a NaN in a query reaching its row alone.
+// that fold into two, Whisper's size, and a NaN in a query reaching its row alone; the builder's recorded choice of
+// cuDNN's or Kiln's, and the timer that makes it.
 #include "kernel_comparison.h"
 
 #include "backend/cuda/libraries/cudnn/attention_layer.h"
 #include "backend/cuda/tuning/algorithm_choice.h"
+#include "backend/cuda/tuning/attention_timing.h"
 #include "network/fused/attention.h"
 
 #include <cmath>
@@ -60,15 +62,12 @@ struct LayerRun
     bool onCudnn{false};
 };
 
-//! The CUDA attention layer on `inputs`, the builder's choice of Kiln's kernel recorded where `kernelOnly`.
-LayerRun runLayer(
-    network::AttentionParams const& params, std::vector<HostTensor> const& inputs, Shape const& output, bool kernelOnly)
+//! The CUDA attention layer on `inputs`, with the builder's `choice` recorded (none: the rule by key count).
+LayerRun runLayer(network::AttentionParams const& params, std::vector<HostTensor> const& inputs, Shape const& output,
+    cuda::AlgorithmChoice const& choice = {})
 {
     plan::LayerRecord record;
-    if (kernelOnly)
-    {
-        record.backendChoice = cuda::AlgorithmChoice::kilnKernel().encode();
-    }
+    record.backendChoice = choice.encode();
     cuda::LibraryHandles handles;
     cuda::DeviceBuffer scratch;
     cuda::LayerContext const context{record, DataType::kHALF, TensorFormat::kLINEAR, handles, scratch};
@@ -138,8 +137,8 @@ TEST(CudnnAttention, UnmaskedFp16AttentionRunsOnCudnnAndAgreesWithTheCpuReferenc
         std::vector<HostTensor> const inputs = inputsOf(c);
         Shape const shape = logicalShape(c);
         HostTensor const expected = cpuReference(params, inputs, shape);
-        LayerRun const library = runLayer(params, inputs, shape, false);
-        LayerRun const kernel = runLayer(params, inputs, shape, true);
+        LayerRun const library = runLayer(params, inputs, shape);
+        LayerRun const kernel = runLayer(params, inputs, shape, cuda::AlgorithmChoice::kilnKernel());
         if (cudnnExpected())
         {
             EXPECT_TRUE(library.onCudnn) << c.what << ": cuDNN must run it on Hopper";
@@ -160,9 +159,9 @@ TEST(CudnnAttention, ANanQueryMakesItsRowNaNAndNoOther)
     network::AttentionParams const params = paramsOf(c);
     std::vector<HostTensor> const inputs = inputsOf(c, 5 * 64);
     Shape const shape = logicalShape(c);
-    for (bool kernelOnly : {false, true})
+    for (cuda::AlgorithmChoice const choice : {cuda::AlgorithmChoice{}, cuda::AlgorithmChoice::kilnKernel()})
     {
-        LayerRun const run = runLayer(params, inputs, shape, kernelOnly);
+        LayerRun const run = runLayer(params, inputs, shape, choice);
         std::string const what = run.onCudnn ? "cuDNN" : "Kiln's kernel";
         std::vector<float> const y = run.output.floats();
         for (size_t i = 0; i < y.size(); ++i)
@@ -173,7 +172,7 @@ TEST(CudnnAttention, ANanQueryMakesItsRowNaNAndNoOther)
     }
 }
 
-TEST(CudnnAttention, ProblemsCudnnDoesNotComputeAlikeOrFasterRunOnKilnsKernel)
+TEST(CudnnAttention, ProblemsCudnnDoesNotComputeAlikeRunOnKilnsKernel)
 {
     SKIP_WITHOUT_GPU();
     CudnnCase const c{"plain", {1, 2, 300, 64}, {{0, 1, 2, 3}}};
@@ -182,28 +181,54 @@ TEST(CudnnAttention, ProblemsCudnnDoesNotComputeAlikeOrFasterRunOnKilnsKernel)
     // NaN probabilities counted as zero: cuDNN would give NaN rows.
     network::AttentionParams guarded = paramsOf(c);
     guarded.zeroNaNProbabilities = true;
-    EXPECT_FALSE(runLayer(guarded, inputs, shape, false).onCudnn) << "NaN guard";
+    EXPECT_FALSE(runLayer(guarded, inputs, shape, cuda::AlgorithmChoice::graphEngine(0)).onCudnn) << "NaN guard";
     // A depth that is not a multiple of 8 elements.
     CudnnCase const odd{"depth 20", {1, 2, 300, 20}, {{0, 1, 2, 3}}};
-    LayerRun const oddRun = runLayer(paramsOf(odd), inputsOf(odd), logicalShape(odd), false);
+    LayerRun const oddRun
+        = runLayer(paramsOf(odd), inputsOf(odd), logicalShape(odd), cuda::AlgorithmChoice::graphEngine(0));
     EXPECT_FALSE(oddRun.onCudnn) << "depth 20";
     expectClose(oddRun.output.floats(), cpuReference(paramsOf(odd), inputsOf(odd), logicalShape(odd)).floats(),
         kFp16Attention, "depth 20, Kiln's kernel");
-    // ViT's 197 tokens: Kiln's kernel, which splits short rows of keys between warps, is as fast there.
+    // ViT's 197 tokens, untimed: the rule by key count leaves them to Kiln's kernel; the builder's timing may choose
+    // cuDNN's, which then runs them.
     CudnnCase const vit{"ViT-like", {2, 197, 12, 64}, {{0, 2, 1, 3}}};
-    LayerRun const vitRun = runLayer(paramsOf(vit), inputsOf(vit), logicalShape(vit), false);
+    HostTensor const vitExpected = cpuReference(paramsOf(vit), inputsOf(vit), logicalShape(vit));
+    LayerRun const vitRun = runLayer(paramsOf(vit), inputsOf(vit), logicalShape(vit));
     EXPECT_FALSE(vitRun.onCudnn) << "197 keys";
-    expectClose(vitRun.output.floats(), cpuReference(paramsOf(vit), inputsOf(vit), logicalShape(vit)).floats(),
-        kFp16Attention, "ViT-like, Kiln's kernel");
+    expectClose(vitRun.output.floats(), vitExpected.floats(), kFp16Attention, "ViT-like, Kiln's kernel");
+    LayerRun const vitChosen
+        = runLayer(paramsOf(vit), inputsOf(vit), logicalShape(vit), cuda::AlgorithmChoice::graphEngine(0));
+    if (cudnnExpected())
+    {
+        EXPECT_TRUE(vitChosen.onCudnn) << "197 keys, the builder's choice of cuDNN";
+    }
+    expectClose(vitChosen.output.floats(), vitExpected.floats(), kFp16Attention, "ViT-like, the builder's choice");
     // Keys stored by column ([..., D, Sk]): their rows are not contiguous.
     network::AttentionParams byColumn = paramsOf(c);
     byColumn.keysByRow = false;
     std::vector<HostTensor> byColumnInputs = inputs;
     byColumnInputs[1] = fromFloats({1, 2, 64, 300}, inputs[1].floats(), DataType::kHALF);
-    LayerRun const byColumnRun = runLayer(byColumn, byColumnInputs, shape, false);
+    LayerRun const byColumnRun = runLayer(byColumn, byColumnInputs, shape, cuda::AlgorithmChoice::graphEngine(0));
     EXPECT_FALSE(byColumnRun.onCudnn) << "keys by column";
     expectClose(byColumnRun.output.floats(), cpuReference(byColumn, byColumnInputs, shape).floats(), kFp16Attention,
         "keys by column, Kiln's kernel");
+}
+
+TEST(CudnnAttention, TheTimerChoosesWhatRunsTheShapes)
+{
+    SKIP_WITHOUT_GPU();
+    cuda::AttentionTimer timer(nullptr);
+    auto const shapesOf = [](CudnnCase const& c) {
+        return cuda::AttentionOperandShapes{c.stored, c.stored, c.stored, logicalShape(c)};
+    };
+    CudnnCase const whisper{"Whisper-like", {1, 6, 1500, 64}, {{0, 1, 2, 3}}};
+    cuda::AttentionAlgorithmTimer::Result const timed = timer.fastest(paramsOf(whisper), shapesOf(whisper));
+    EXPECT_TRUE(
+        timed.choice == cuda::AlgorithmChoice::graphEngine(0) || timed.choice == cuda::AlgorithmChoice::kilnKernel());
+    EXPECT_GT(timed.milliseconds, 0.0F);
+    // cuDNN does not take a depth of 20: Kiln's kernel, whatever the times.
+    CudnnCase const odd{"depth 20", {1, 2, 300, 20}, {{0, 1, 2, 3}}};
+    EXPECT_EQ(timer.fastest(paramsOf(odd), shapesOf(odd)).choice, cuda::AlgorithmChoice::kilnKernel());
 }
 
 } // namespace

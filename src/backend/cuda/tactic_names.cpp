@@ -1,6 +1,7 @@
 #include "backend/cuda/tactic_names.h"
 
 #include "backend/cuda/tuning/algorithm_choice.h"
+#include "network/fused/attention.h"
 
 #include <cudnn.h>
 
@@ -78,6 +79,19 @@ std::string convolutionName(AlgorithmChoice const& choice, bool deconvolution)
     return {};
 }
 
+std::string attentionName(AlgorithmChoice const& choice)
+{
+    if (choice.source == AlgorithmChoice::Source::kGRAPH_ENGINE)
+    {
+        return "cuDNN's fused attention where it takes the shape (timed faster), else Kiln's attention kernel";
+    }
+    if (choice.source == AlgorithmChoice::Source::kKILN_KERNEL)
+    {
+        return "Kiln's attention kernel";
+    }
+    return "cuDNN's fused attention from 256 keys where it takes the shape (untimed), else Kiln's attention kernel";
+}
+
 } // namespace
 
 std::string tacticName(plan::LayerRecord const& layer)
@@ -85,7 +99,8 @@ std::string tacticName(plan::LayerRecord const& layer)
     bool const product = layer.type == nvinfer1::LayerType::kMATRIX_MULTIPLY;
     bool const convolution = layer.type == nvinfer1::LayerType::kCONVOLUTION;
     bool const deconvolution = layer.type == nvinfer1::LayerType::kDECONVOLUTION;
-    if (!product && !convolution && !deconvolution)
+    bool const attention = layer.type == network::kAttentionLayerType;
+    if (!product && !convolution && !deconvolution && !attention)
     {
         return {};
     }
@@ -97,6 +112,10 @@ std::string tacticName(plan::LayerRecord const& layer)
     catch (std::runtime_error const&)
     {
         return {}; // the context says so, with the layer's name, when it prepares the layer
+    }
+    if (attention)
+    {
+        return attentionName(choice);
     }
     return product ? productName(choice) : convolutionName(choice, deconvolution);
 }

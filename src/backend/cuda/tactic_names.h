@@ -1,5 +1,5 @@
 // What the CUDA backend says runs a layer of its plans, for the engine inspector's "TacticName": the library and
-// algorithm the builder chose for a convolution, deconvolution or matrix multiply, as the plan keeps it
+// algorithm the builder chose for a convolution, deconvolution, matrix multiply or attention, as the plan keeps it
 // (algorithm_choice.h). A context may still fall back where its GPU or libraries cannot run that choice.
 #pragma once
 

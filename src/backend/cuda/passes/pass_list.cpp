@@ -9,6 +9,7 @@
 #include "backend/cuda/passes/product_merging.h"
 #include "backend/cuda/passes/reshape_before_transpose.h"
 #include "backend/cuda/passes/row_transposes.h"
+#include "backend/cuda/tuning/attention_timing.h"
 #include "backend/cuda/tuning/convolution_timing.h"
 #include "backend/cuda/tuning/product_timing.h"
 #include "core/logging.h"
@@ -29,8 +30,8 @@ namespace
 
 using plan::PlanModel;
 
-//! A timer (ConvolutionTimer or ProductTimer) on the current GPU whose buffers come from `allocator` (nullptr: Kiln's
-//! default); nullptr with `why` where its library cannot start.
+//! A timer (ConvolutionTimer, ProductTimer or AttentionTimer) on the current GPU whose buffers come from `allocator`
+//! (nullptr: Kiln's default); nullptr with `why` where its library cannot start.
 template <typename Timer>
 std::unique_ptr<Timer> makeTimer(nvinfer1::IGpuAllocator* allocator, std::string& why)
 {
@@ -258,6 +259,13 @@ bool matrixMultiplyAlgorithms(PlanModel& model, CudaBuild& build, std::string& e
     return tuneProducts(model, build.options().optShape, build.options().networkTensors, build.productTuning(), error);
 }
 
+//! Whether cuDNN's fused attention or Kiln's kernel runs each attention layer cuDNN may run.
+bool attentionAlgorithms(PlanModel& model, CudaBuild& build, std::string& error)
+{
+    return tuneAttention(
+        model, build.options().optShape, build.options().networkTensors, build.attentionTuning(), error);
+}
+
 } // namespace
 
 CudaBuild::CudaBuild(backend::PassOptions const& options, std::string device, std::string whyNoGpu)
@@ -319,6 +327,22 @@ ProductTuning CudaBuild::productTuning()
     return ProductTuning{cache(), mProductTimer.get(), mDevice, mOptions.errorOnTimingCacheMiss};
 }
 
+AttentionTuning CudaBuild::attentionTuning()
+{
+    convolutionTuning();
+    if (!mAttentionTimerTried && mConvolutionTimer != nullptr)
+    {
+        mAttentionTimerTried = true;
+        std::string why;
+        mAttentionTimer = makeTimer<AttentionTimer>(mOptions.allocator, why);
+        if (mAttentionTimer == nullptr)
+        {
+            logInfo("Attention is not timed (" + why + "); cuDNN runs it from 256 keys where it takes the shape");
+        }
+    }
+    return AttentionTuning{cache(), mAttentionTimer.get(), mDevice, mOptions.errorOnTimingCacheMiss};
+}
+
 backend::PassList<CudaBuild> const& cudaPasses()
 {
     static backend::PassList<CudaBuild> const passes{
@@ -344,6 +368,7 @@ backend::PassList<CudaBuild> const& cudaPasses()
         {"layout timing", layoutTiming},
         {"convolution algorithms", convolutionAlgorithms},
         {"matrix multiply algorithms", matrixMultiplyAlgorithms},
+        {"attention algorithms", attentionAlgorithms},
     };
     return passes;
 }

@@ -5,8 +5,8 @@
 // stored so where that is faster.
 #pragma once
 
+#include "backend/cuda/passes/timed_tuning.h"
 #include "backend/cuda/tuning/algorithm_choice.h"
-#include "backend/timing_cache.h"
 #include "core/tensor_view.h"
 #include "network/layers/matrix_multiply.h"
 #include "plan/plan_model.h"
@@ -35,13 +35,7 @@ public:
         = 0;
 };
 
-struct ProductTuning
-{
-    backend::TimingCache& cache;
-    ProductAlgorithmTimer* timer{nullptr}; //!< nullptr where no GPU is usable: only cached choices are taken
-    std::string device;                    //!< the CUDA backend's deviceIdentity(): the timer's GPU
-    bool errorOnCacheMiss{false};          //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
-};
+using ProductTuning = TimedTuning<ProductAlgorithmTimer>;
 
 //! Sets the algorithm rank of every matrix multiply in `model` (its backend choice), and stores transposed the
 //! weights of those that time faster so (the constant's values and dimensions, and the product's op1, change

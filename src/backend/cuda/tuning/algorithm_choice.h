@@ -1,4 +1,5 @@
-// Which kernel a convolution, deconvolution or matrix multiply of a CUDA plan runs, as the builder's timing chose it.
+// Which kernel a convolution, deconvolution, matrix multiply or attention layer of a CUDA plan runs, as the builder's
+// timing chose it.
 // The plan keeps it as the layer's backend choice (plan::LayerRecord::backendChoice), timing caches as a tactic.
 #pragma once
 
@@ -12,11 +13,16 @@ struct AlgorithmChoice
 {
     enum class Source : int32_t
     {
-        kHEURISTIC = 0,    //!< nothing timed: cuDNN's heuristics choose when a context first runs the layer
-        kPER_CALL = 1,     //!< `index` is a cudnnConvolutionFwdAlgo_t (or BwdDataAlgo_t for a deconvolution)
-        kGRAPH_ENGINE = 2, //!< `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h)
-        //! Kiln's own kernel: `index` 0 small_channel_convolution.h, 1 depthwise_convolution.h (plus its strip times
-        //! kDepthwiseStripStride)
+        //! nothing timed: cuDNN's heuristics choose when a context first runs the layer (an attention layer: the
+        //! rule attention_layer.h states)
+        kHEURISTIC = 0,
+        //! `index` is a cudnnConvolutionFwdAlgo_t (or BwdDataAlgo_t for a deconvolution)
+        kPER_CALL = 1,
+        //! `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h); an attention layer's 0:
+        //! cuDNN's fused attention wherever it takes the shape (attention_graph.h)
+        kGRAPH_ENGINE = 2,
+        //! Kiln's own kernel: `index` 0 small_channel_convolution.h (an attention layer: kernels/attention/), 1
+        //! depthwise_convolution.h (plus its strip times kDepthwiseStripStride)
         kKILN_KERNEL = 3,
         //! One cuBLASLt matrix product; `index` is the rank of its algorithm among cuBLASLt's heuristic choices (a
         //! convolution's product, pointwise_convolution.h: 0; a matrix multiply: product_timing.h), and how many

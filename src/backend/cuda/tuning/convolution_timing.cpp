@@ -68,14 +68,10 @@ ConvolutionTimer::ConvolutionTimer(nvinfer1::IGpuAllocator* allocator)
 {
     checkCudnn(cudnnCreate(&mHandle), "starting cuDNN to time algorithms");
     checkCublasLt(cublasLtCreate(&mCublasLt), "starting cuBLASLt to time 1x1 convolutions");
-    check(cudaEventCreate(&mStart), "creating a timing event");
-    check(cudaEventCreate(&mStop), "creating a timing event");
 }
 
 ConvolutionTimer::~ConvolutionTimer()
 {
-    cudaEventDestroy(mStart);
-    cudaEventDestroy(mStop);
     cublasLtDestroy(mCublasLt);
     cudnnDestroy(mHandle);
 }
@@ -233,17 +229,7 @@ float ConvolutionTimer::timePerCall(ConvolutionDescriptors const& descriptors, c
 
 float ConvolutionTimer::timeRuns(std::function<void()> const& run)
 {
-    run(); // loads the kernels
-    check(cudaEventRecord(mStart, nullptr), "timing a convolution");
-    for (int i = 0; i < kTimedRuns; ++i)
-    {
-        run();
-    }
-    check(cudaEventRecord(mStop, nullptr), "timing a convolution");
-    check(cudaEventSynchronize(mStop), "timing a convolution");
-    float milliseconds = 0.0F;
-    check(cudaEventElapsedTime(&milliseconds, mStart, mStop), "timing a convolution");
-    return milliseconds / kTimedRuns;
+    return mStopwatch.meanMilliseconds(kTimedRuns, run, "timing a convolution");
 }
 
 std::optional<AlgorithmTimer::Result> ConvolutionTimer::fastestGraphEngine(network::ConvolutionParams const& params,

@@ -8,6 +8,7 @@
 
 #include "backend/cuda/libraries/cudnn/convolution_descriptors.h"
 #include "backend/cuda/passes/convolution_tuning.h"
+#include "backend/cuda/tuning/event_stopwatch.h"
 
 #include <cublasLt.h>
 #include <cudnn.h>
@@ -59,8 +60,7 @@ private:
     nvinfer1::IGpuAllocator* mAllocator;
     cudnnHandle_t mHandle{nullptr};
     cublasLtHandle_t mCublasLt{nullptr};
-    cudaEvent_t mStart{nullptr};
-    cudaEvent_t mStop{nullptr};
+    EventStopwatch mStopwatch;
     std::unique_ptr<Scratch> mScratch;
 };
 

@@ -4,6 +4,8 @@
 #include "backend/shared/attention_geometry.h"
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace kiln::cuda
@@ -15,9 +17,10 @@ using Geometry = backend::AttentionGeometry;
 
 //! The deepest query and values cuDNN's attention takes on the GPUs it was measured on.
 constexpr int64_t kCudnnMaxDepth = 128;
-//! The fewest keys for which cuDNN's attention runs. Below, Kiln's kernel, which splits short rows of keys between
-//! warps, is as fast: on an H200, ViT-B/16 and DeiT-S in FP16 (197 tokens) took up to 5% longer through cuDNN, while
-//! Whisper's encoder (1500 tokens) took 17% to 18% less (docs/performance.md, "FP16 attention through cuDNN").
+//! Where the builder did not time the layer (no GPU where the plan was built), the fewest keys for which cuDNN's
+//! attention runs. Below, Kiln's kernel, which splits short rows of keys between warps, was as fast: on an H200,
+//! ViT-B/16 and DeiT-S in FP16 (197 tokens) took up to 5% longer through cuDNN, while Whisper's encoder (1500 tokens)
+//! took 17% to 18% less (docs/performance.md, "FP16 attention through cuDNN").
 constexpr int64_t kCudnnFewestKeys = 256;
 //! Elements of a 16-byte row start or vector, in FP16.
 constexpr int64_t kAlignedElements = 8;
@@ -46,8 +49,7 @@ bool folds(BatchAxis const& outer, BatchAxis const& inner)
 //! attention_layer.h).
 std::optional<SdpaOperands> sdpaOperandsOf(Geometry const& g)
 {
-    if (g.masked || g.keys < kCudnnFewestKeys || g.depth != g.valueDepth || g.depth % kAlignedElements != 0
-        || g.depth > kCudnnMaxDepth)
+    if (g.masked || g.depth != g.valueDepth || g.depth % kAlignedElements != 0 || g.depth > kCudnnMaxDepth)
     {
         return std::nullopt;
     }
@@ -110,11 +112,6 @@ std::optional<SdpaOperands> sdpaOperandsOf(Geometry const& g)
     return SdpaOperands{operands[0], operands[1], operands[2], operands[3]};
 }
 
-bool aligned(void const* data)
-{
-    return reinterpret_cast<uintptr_t>(data) % kGraphTensorAlignment == 0;
-}
-
 //! Whether the layer's parameters and tensor types are ones cuDNN's attention computes as Kiln's kernel does.
 bool cudnnComputes(network::AttentionParams const& params, LayerInputs const& inputs, TensorView const& output)
 {
@@ -129,12 +126,26 @@ bool cudnnComputes(network::AttentionParams const& params, LayerInputs const& in
 
 } // namespace
 
+AttentionLayer::Choice AttentionLayer::choiceOf(plan::LayerRecord const& record)
+{
+    AlgorithmChoice const choice = AlgorithmChoice::decode(record.backendChoice);
+    switch (choice.source)
+    {
+    case AlgorithmChoice::Source::kHEURISTIC: return Choice::kBY_KEYS;
+    case AlgorithmChoice::Source::kGRAPH_ENGINE: return Choice::kCUDNN;
+    case AlgorithmChoice::Source::kKILN_KERNEL: return Choice::kKERNEL;
+    default: break;
+    }
+    throw std::runtime_error("attention: the plan's choice of algorithm (source "
+        + std::to_string(static_cast<int32_t>(choice.source)) + ") is neither cuDNN's attention nor Kiln's kernel");
+}
+
 AttentionLayer::AttentionLayer(network::AttentionParams const& params, LayerContext const& context)
     : mParams(params)
     , mHandles(context.handles)
-    , mKernelOnly(AlgorithmChoice::decode(context.record.backendChoice) == AlgorithmChoice::kilnKernel())
+    , mChoice(choiceOf(context.record))
 {
-    if (!mKernelOnly && context.dataType == nvinfer1::DataType::kHALF)
+    if (mChoice != Choice::kKERNEL && context.dataType == nvinfer1::DataType::kHALF)
     {
         mWorkspace = DeviceBuffer(kWorkspaceBytes, "attention: cuDNN's workspace");
     }
@@ -155,7 +166,7 @@ AttentionGraph* AttentionLayer::planFor(LayerInputs const& inputs, TensorView co
     Geometry const g = backend::attentionGeometry({shapes[0], shapes[1], shapes[2], nullptr, shapes[3]}, mParams);
     std::optional<SdpaOperands> const operands = sdpaOperandsOf(g);
     ShapePlan made{shapes, std::nullopt};
-    if (operands)
+    if (operands && (mChoice == Choice::kCUDNN || g.keys >= kCudnnFewestKeys))
     {
         made.graph = AttentionGraph::make(
             mHandles.cudnn(stream), *operands, mParams.scale, static_cast<int64_t>(mWorkspace.size()));
@@ -178,11 +189,11 @@ void AttentionLayer::run(LayerInputs const& inputs, LayerOutputs const& outputs,
 {
     mRanOnCudnn = false;
     TensorView const& output = outputs.at(0);
-    bool const tried = !mKernelOnly && mWorkspace.size() != 0 && cudnnComputes(mParams, inputs, output)
+    bool const tried = mChoice != Choice::kKERNEL && mWorkspace.size() != 0 && cudnnComputes(mParams, inputs, output)
         && output.count() != 0;
     AttentionGraph* const graph = tried ? planFor(inputs, output, stream) : nullptr;
-    if (graph != nullptr && aligned(inputs[0].data) && aligned(inputs[1].data) && aligned(inputs[2].data)
-        && aligned(output.data))
+    if (graph != nullptr && graphAligned(inputs[0].data) && graphAligned(inputs[1].data) && graphAligned(inputs[2].data)
+        && graphAligned(output.data))
     {
         graph->execute(mHandles.cudnn(stream),
             SdpaData{inputs[0].data, inputs[1].data, inputs[2].data, output.data, mWorkspace.data()});

@@ -1,10 +1,11 @@
 // The attention layer (network/fused/attention.h) on the GPU: through cuDNN's fused attention (attention_graph.h)
 // where it takes the problem, else on Kiln's kernels (kernels/attention/). cuDNN runs FP16 attention without a mask,
-// roundings or NaN guard over at least 256 keys whose operands' rows are contiguous and 16-byte aligned, whose batch
-// axes fold into two (batch and heads, none broadcast) and whose query and value depths are one multiple of 8 up to
-// 128: Whisper's encoder, for one. Its plan is made the first time a shape runs (cuDNN compiles its kernels then, see
-// attention_graph.h) and kept for the last few shapes, as is the finding that cuDNN does not take one. A layer whose
-// plan records the choice of Kiln's kernel (plan::LayerRecord::backendChoice) always runs the kernel.
+// roundings or NaN guard whose operands' rows are contiguous and 16-byte aligned, whose batch axes fold into two
+// (batch and heads, none broadcast) and whose query and value depths are one multiple of 8 up to 128. Which of the two
+// runs a layer cuDNN takes is the builder's timing's choice (passes/attention_tuning.h), kept in the plan
+// (plan::LayerRecord::backendChoice); untimed, cuDNN runs problems of at least 256 keys (Whisper's encoder) and Kiln's
+// kernel shorter ones. A cuDNN plan is made the first time a shape runs (cuDNN compiles its kernels then, see
+// attention_graph.h) and kept for the last few shapes, as is the finding that cuDNN does not take one.
 #pragma once
 
 #include "backend/cuda/layer_kernels.h"
@@ -42,13 +43,22 @@ private:
     //! with the context, not while a run may be captured into a CUDA graph.
     static constexpr size_t kWorkspaceBytes = size_t{64} << 10;
 
+    //! Which runs the problems cuDNN takes, as the plan records the builder's choice.
+    enum class Choice
+    {
+        kBY_KEYS, //!< untimed: cuDNN from kCudnnFewestKeys keys on
+        kCUDNN,
+        kKERNEL,
+    };
+    static Choice choiceOf(plan::LayerRecord const& record);
+
     //! The plan for this run's shapes: a kept one, else made now (replacing the oldest kept); nullptr where cuDNN
-    //! does not take them.
+    //! does not take them, or where the choice leaves them to Kiln's kernel.
     AttentionGraph* planFor(LayerInputs const& inputs, TensorView const& output, cudaStream_t stream);
 
     network::AttentionParams const& mParams;
     LibraryHandles& mHandles;
-    bool const mKernelOnly; //!< the builder chose Kiln's kernel
+    Choice const mChoice;
     DeviceBuffer mWorkspace;
     std::vector<ShapePlan> mPlans; //!< at most kShapesKept
     size_t mOldestPlan{0};         //!< the one a new shape replaces once mPlans is full

@@ -94,7 +94,7 @@ BackendDescriptor const& ConvolutionGraphPlan::packFor(ConvolutionGraphData cons
     void const* const tensors[]{data.input, data.kernel, data.output, data.bias, data.residual};
     for (void const* pointer : tensors)
     {
-        if (reinterpret_cast<uintptr_t>(pointer) % kGraphTensorAlignment != 0)
+        if (!graphAligned(pointer))
         {
             throw std::invalid_argument("convolution: the CUDA backend needs tensors aligned to "
                 + std::to_string(kGraphTensorAlignment)

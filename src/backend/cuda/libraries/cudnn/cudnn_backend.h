@@ -55,6 +55,12 @@ void checkBackend(cudnnStatus_t status, char const* what);
 //! The alignment Kiln's graphs promise cuDNN for every tensor in memory: what its vectorized kernels load by.
 constexpr int64_t kGraphTensorAlignment = 16;
 
+//! Whether `data` (null: a tensor the graph does not have) is aligned as kGraphTensorAlignment promises.
+inline bool graphAligned(void const* data)
+{
+    return reinterpret_cast<uintptr_t>(data) % kGraphTensorAlignment == 0;
+}
+
 //! A tensor of a graph, named by `id` in a run's variant pack: in memory, or `isVirtual` (an intermediate that
 //! stays inside the engine's kernels), or `byValue` (a scalar the variant pack points to in host memory).
 BackendDescriptor graphTensor(int64_t id, std::vector<int64_t> const& dims, std::vector<int64_t> const& strides,
