@@ -63,8 +63,8 @@ void grantSharedMemory(size_t bytes, char const* what)
     uint64_t const bit = device < 64 ? uint64_t{1} << device : 0;
     if ((granted.load(std::memory_order_relaxed) & bit) == 0 || bit == 0)
     {
-        check(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-            what);
+        check(
+            cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)), what);
         granted.fetch_or(bit, std::memory_order_relaxed);
     }
 }
