@@ -23,6 +23,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_facts.h"
 #include "backend/cuda/kernels/attention/attention_fragments.cuh"
+#include "backend/cuda/kernels/attention/attention_launch.cuh"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
 #include "backend/cuda/kernels/device_access.cuh"
 #include "backend/cuda/kernels/tensor_core.cuh"
@@ -48,6 +49,7 @@ using attention::kLog2e;
 using attention::OperandView;
 using attention::RowState;
 using attention::softmaxTile;
+using attention::withKernelDepth;
 using device::DataType;
 using HalfProblem = attention::Problem<__half>;
 
@@ -118,7 +120,7 @@ __device__ inline void roundTile(__half* tile, attention::Rounding const& roundi
 
 //! The scores of the warp's rows against its kWarpKeys keys of a tile, in base-2 units (kLog2e): the products times
 //! `scale` (the problem's, and the query's and keys' units where they are steps; times kLog2e where the scores are
-//! not rounded), rounding, mask, -inf past the last key. `maskRows`: as addMask takes them.
+//! not rounded), rounding, mask, -inf past the last key. `maskRows`: as attention::boundTile takes them.
 template <int kDepth, int kWarpKeys, Grids kGrids>
 __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t const (&query)[kDepth / 16][4],
     __half const* keys, HalfProblem const& p, float scale, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
@@ -889,20 +891,12 @@ void runHalf(HalfProblem problem, Grids grids, LayerInputs const& inputs, Tensor
     problem.vectorKeys = movesInGroupsOf(8, inputs[1].data, g, g.keyLayout, g.depth);
     problem.vectorValues = movesInGroupsOf(8, inputs[2].data, g, g.valueLayout, g.valueDepth);
     problem.pairedOutput = movesInGroupsOf(2, output.data, g, g.outputLayout, g.valueDepth);
-    int64_t const depth = std::max(g.depth, g.valueDepth);
-    if (depth <= 32)
-    {
-        launch<32, 64, 1>(problem, grids, g.batches, multiprocessorCount(), stream);
-    }
-    else if (depth <= 64)
-    {
-        launch<64, 64, 1>(problem, grids, g.batches, multiprocessorCount(), stream);
-    }
-    else
-    {
-        launch<128, 32, 2>(
-            problem, grids, g.batches, multiprocessorCount(), stream); // 16-key steps: two warps per tile
-    }
+    withKernelDepth(std::max(g.depth, g.valueDepth), [&](auto depth) {
+        // Tiles of 64 keys; at depth 128, of 32 keys in 16-key steps, two warps a tile.
+        constexpr int kTileKeys = depth() == 128 ? 32 : 64;
+        constexpr int kFewestQueryWarps = depth() == 128 ? 2 : 1;
+        launch<depth(), kTileKeys, kFewestQueryWarps>(problem, grids, g.batches, multiprocessorCount(), stream);
+    });
 }
 
 } // namespace

@@ -9,16 +9,13 @@
 // the end (depths up to 64), so that enough warps stay in flight. Operands are read through their layouts, as
 // attention.cu's FP16 kernel reads them, with the same treatment of NaN and of rows that every key is masked from.
 #include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/attention/attention_launch.cuh"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
 #include "backend/cuda/kernels/warp_sum.cuh"
 #include "backend/cuda/layer_kernels.h"
 
 #include <algorithm>
-#include <atomic>
-#include <climits>
 #include <cmath>
-#include <stdexcept>
-#include <string>
 
 namespace kiln::cuda::attention
 {
@@ -353,27 +350,10 @@ template <int kDepth, int kWarpRows, int kGroups>
 void launchTiling(Problem<float>& problem, int64_t batches, cudaStream_t stream)
 {
     using Shape = Tiling<kDepth, kWarpRows, kGroups>;
-    auto* const kernel = attentionKernel<kDepth, kWarpRows, kGroups>;
-    int64_t const queryTiles = (problem.queries + Shape::kBlockQueries - 1) / Shape::kBlockQueries;
-    int64_t const blocks = batches * queryTiles;
-    if (blocks > INT32_MAX)
-    {
-        throw std::invalid_argument("attention: " + std::to_string(blocks) + " blocks of queries are too many");
-    }
-    problem.queryTiles = static_cast<int32_t>(queryTiles);
-    // Shared memory past 48 KiB a block is granted per kernel and device, once: the devices granted are bits.
-    static std::atomic<uint64_t> granted{0};
-    int device = 0;
-    check(cudaGetDevice(&device), "attention: finding the device");
-    uint64_t const bit = device < 64 ? uint64_t{1} << device : 0;
-    if ((granted.load(std::memory_order_relaxed) & bit) == 0 || bit == 0)
-    {
-        check(cudaFuncSetAttribute(
-                  kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Shape::kSharedBytes)),
-            "attention: granting the FP32 kernel its shared memory");
-        granted.fetch_or(bit, std::memory_order_relaxed);
-    }
-    kernel<<<static_cast<unsigned>(blocks), kGroups * kGroupThreads, Shape::kSharedBytes, stream>>>(problem);
+    constexpr auto kernel = attentionKernel<kDepth, kWarpRows, kGroups>;
+    unsigned const blocks = queryBlocks(problem, batches, Shape::kBlockQueries);
+    grantSharedMemory<kernel>(Shape::kSharedBytes, "attention: granting the FP32 kernel its shared memory");
+    kernel<<<blocks, kGroups * kGroupThreads, Shape::kSharedBytes, stream>>>(problem);
     check(cudaGetLastError(), "attention: launching the FP32 kernel");
 }
 
@@ -405,20 +385,8 @@ void launchFp32(Problem<float>& problem, int64_t batches, int32_t multiprocessor
         launchSplitTf32(problem, batches, stream);
         return;
     }
-    int32_t const depth = std::max(problem.depth, problem.valueDepth);
-    static_assert(kMaxAttentionDepth == 128, "the kernels below cover depths up to kMaxAttentionDepth");
-    if (depth <= 32)
-    {
-        launchDepth<32>(problem, batches, multiprocessors, stream);
-    }
-    else if (depth <= 64)
-    {
-        launchDepth<64>(problem, batches, multiprocessors, stream);
-    }
-    else
-    {
-        launchDepth<128>(problem, batches, multiprocessors, stream);
-    }
+    withKernelDepth(std::max(problem.depth, problem.valueDepth),
+        [&](auto depth) { launchDepth<depth()>(problem, batches, multiprocessors, stream); });
 }
 
 } // namespace kiln::cuda::attention

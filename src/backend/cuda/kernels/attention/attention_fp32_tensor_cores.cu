@@ -16,15 +16,12 @@
 // are stored in pairs to match), which is the same sum.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/attention/attention_fragments.cuh"
+#include "backend/cuda/kernels/attention/attention_launch.cuh"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
 #include "backend/cuda/kernels/tensor_core.cuh"
 #include "backend/cuda/layer_kernels.h"
 
 #include <algorithm>
-#include <atomic>
-#include <climits>
-#include <stdexcept>
-#include <string>
 
 namespace kiln::cuda::attention
 {
@@ -329,27 +326,10 @@ template <int kDepth>
 void launchDepth(Problem<float>& problem, int64_t batches, cudaStream_t stream)
 {
     using Shape = Layout<kDepth>;
-    auto* const kernel = splitTf32AttentionKernel<kDepth>;
-    int64_t const queryTiles = (problem.queries + kBlockQueries - 1) / kBlockQueries;
-    int64_t const blocks = batches * queryTiles;
-    if (blocks > INT32_MAX)
-    {
-        throw std::invalid_argument("attention: " + std::to_string(blocks) + " blocks of queries are too many");
-    }
-    problem.queryTiles = static_cast<int32_t>(queryTiles);
-    // Shared memory past 48 KiB a block is granted per kernel and device, once: the devices granted are bits.
-    static std::atomic<uint64_t> granted{0};
-    int device = 0;
-    check(cudaGetDevice(&device), "attention: finding the device");
-    uint64_t const bit = device < 64 ? uint64_t{1} << device : 0;
-    if ((granted.load(std::memory_order_relaxed) & bit) == 0 || bit == 0)
-    {
-        check(cudaFuncSetAttribute(
-                  kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Shape::kSharedBytes)),
-            "attention: granting the FP32 tensor-core kernel its shared memory");
-        granted.fetch_or(bit, std::memory_order_relaxed);
-    }
-    kernel<<<static_cast<unsigned>(blocks), kThreads, Shape::kSharedBytes, stream>>>(problem);
+    constexpr auto kernel = splitTf32AttentionKernel<kDepth>;
+    unsigned const blocks = queryBlocks(problem, batches, kBlockQueries);
+    grantSharedMemory<kernel>(Shape::kSharedBytes, "attention: granting the FP32 tensor-core kernel its shared memory");
+    kernel<<<blocks, kThreads, Shape::kSharedBytes, stream>>>(problem);
     check(cudaGetLastError(), "attention: launching the FP32 tensor-core kernel");
 }
 
@@ -358,30 +338,16 @@ void launchDepth(Problem<float>& problem, int64_t batches, cudaStream_t stream)
 bool splitTf32Suits(
     Problem<float> const& problem, int64_t batches, int32_t multiprocessors, int32_t sharedMemoryPerBlock)
 {
-    int32_t const depth = std::max(problem.depth, problem.valueDepth);
-    size_t const sharedBytes = depth <= 32 ? Layout<32>::kSharedBytes
-        : depth <= 64                      ? Layout<64>::kSharedBytes
-                                           : Layout<128>::kSharedBytes;
+    size_t const sharedBytes = withKernelDepth(
+        std::max(problem.depth, problem.valueDepth), [](auto depth) { return Layout<depth()>::kSharedBytes; });
     return sharedBytes <= static_cast<size_t>(sharedMemoryPerBlock)
         && batches * ((problem.queries + kBlockQueries - 1) / kBlockQueries) >= multiprocessors;
 }
 
 void launchSplitTf32(Problem<float>& problem, int64_t batches, cudaStream_t stream)
 {
-    int32_t const depth = std::max(problem.depth, problem.valueDepth);
-    static_assert(kMaxAttentionDepth == 128, "the kernels below cover depths up to kMaxAttentionDepth");
-    if (depth <= 32)
-    {
-        launchDepth<32>(problem, batches, stream);
-    }
-    else if (depth <= 64)
-    {
-        launchDepth<64>(problem, batches, stream);
-    }
-    else
-    {
-        launchDepth<128>(problem, batches, stream);
-    }
+    withKernelDepth(std::max(problem.depth, problem.valueDepth),
+        [&](auto depth) { launchDepth<depth()>(problem, batches, stream); });
 }
 
 } // namespace kiln::cuda::attention
