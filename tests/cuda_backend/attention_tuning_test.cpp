@@ -133,6 +133,23 @@ TEST(CudaAttentionTuning, EachChoiceNamesTheLayersTactic)
         << kiln::cuda::tacticName(attention);
     attention.backendChoice = AlgorithmChoice::kilnKernel().encode();
     EXPECT_EQ(kiln::cuda::tacticName(attention), "Kiln's attention kernel");
+
+    // Attention cuDNN never runs (FP32, masked) names Kiln's kernel whatever the plan holds.
+    for (bool const fp16 : {false, true})
+    {
+        kiln::plan::PlanModel const plan = cudaPlanOf(threeAttentions, fp16);
+        for (kiln::plan::LayerRecord const* other : attentionsOf(plan))
+        {
+            if (fp16 && !masked(*other))
+            {
+                continue;
+            }
+            kiln::plan::LayerRecord named = *other;
+            named.backendChoice = AlgorithmChoice::graphEngine(0).encode();
+            EXPECT_EQ(kiln::cuda::tacticName(named), "Kiln's attention kernel")
+                << other->name << (fp16 ? ", FP16" : "");
+        }
+    }
 }
 
 TEST(CudaAttentionTuning, Fp32AttentionIsNotTimed)

@@ -1,5 +1,6 @@
 #include "backend/cuda/tactic_names.h"
 
+#include "backend/cuda/passes/attention_tuning.h"
 #include "backend/cuda/tuning/algorithm_choice.h"
 #include "network/fused/attention.h"
 
@@ -79,8 +80,12 @@ std::string convolutionName(AlgorithmChoice const& choice, bool deconvolution)
     return {};
 }
 
-std::string attentionName(AlgorithmChoice const& choice)
+std::string attentionName(plan::LayerRecord const& layer, AlgorithmChoice const& choice)
 {
+    if (!cudnnMayRunAttention(layer))
+    {
+        return "Kiln's attention kernel";
+    }
     if (choice.source == AlgorithmChoice::Source::kGRAPH_ENGINE)
     {
         return "cuDNN's fused attention where it takes the shape (timed faster), else Kiln's attention kernel";
@@ -115,7 +120,7 @@ std::string tacticName(plan::LayerRecord const& layer)
     }
     if (attention)
     {
-        return attentionName(choice);
+        return attentionName(layer, choice);
     }
     return product ? productName(choice) : convolutionName(choice, deconvolution);
 }

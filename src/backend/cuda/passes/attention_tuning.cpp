@@ -13,24 +13,6 @@ namespace kiln::cuda
 namespace
 {
 
-//! Whether cuDNN's attention may run the layer, by what the plan says of it: FP16 in and out, no mask, no roundings
-//! and no NaN guard (its shapes and strides are the timer's to judge).
-bool cudnnMayRun(plan::PlanModel const& model, plan::LayerRecord const& record)
-{
-    if (record.type != network::kAttentionLayerType || record.inputs.size() < 3 || record.outputs.size() != 1)
-    {
-        return false;
-    }
-    bool const masked = record.inputs.size() > 3 && record.inputs[3] >= 0;
-    auto const& params = *plan::paramsOf<network::AttentionParams>(record);
-    bool halves = plan::slotType(model, record, record.inputs.size()) == nvinfer1::DataType::kHALF;
-    for (size_t i = 0; i < 3; ++i)
-    {
-        halves = halves && plan::slotType(model, record, i) == nvinfer1::DataType::kHALF;
-    }
-    return halves && !masked && !params.rounds() && !params.zeroNaNProbabilities;
-}
-
 //! Operand axis permutation `axes` of an operand of `rank` axes.
 std::string axesText(nvinfer1::Permutation const& axes, size_t rank)
 {
@@ -93,6 +75,18 @@ bool timedChoice(plan::LayerRecord const& record, network::AttentionParams const
 
 } // namespace
 
+bool cudnnMayRunAttention(plan::LayerRecord const& record)
+{
+    if (record.type != network::kAttentionLayerType || record.inputs.size() < 3 || record.outputs.size() != 1)
+    {
+        return false;
+    }
+    bool const masked = record.inputs.size() > 3 && record.inputs[3] >= 0;
+    auto const* params = plan::paramsOf<network::AttentionParams>(record);
+    return record.precision == nvinfer1::DataType::kHALF && !masked && params != nullptr && !params->rounds()
+        && !params->zeroNaNProbabilities;
+}
+
 bool tuneAttention(plan::PlanModel& model, std::function<Shape(int32_t)> const& optShape, int32_t networkTensors,
     AttentionTuning const& tuning, std::string& error)
 {
@@ -101,7 +95,7 @@ bool tuneAttention(plan::PlanModel& model, std::function<Shape(int32_t)> const& 
     size_t onKernel = 0;
     for (plan::LayerRecord& record : model.layers)
     {
-        if (!cudnnMayRun(model, record) || !evaluated(record.inputs[0]) || !evaluated(record.inputs[1])
+        if (!cudnnMayRunAttention(record) || !evaluated(record.inputs[0]) || !evaluated(record.inputs[1])
             || !evaluated(record.inputs[2]) || !evaluated(record.outputs[0]))
         {
             continue;

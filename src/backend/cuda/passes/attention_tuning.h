@@ -38,6 +38,10 @@ public:
 
 using AttentionTuning = TimedTuning<AttentionAlgorithmTimer>;
 
+//! Whether cuDNN's attention may run attention layer `record`, by what the plan says of it: FP16, no mask, no roundings
+//! and no NaN guard (its shapes and strides are the timer's, and at run time the layer's, to judge).
+bool cudnnMayRunAttention(plan::LayerRecord const& record);
+
 //! Sets the backend choice of every attention layer of `model` cuDNN may run; `optShape(t)` is tensor t's shape at
 //! the first profile's kOPT, for the first `networkTensors` tensors (a layer reading or writing another keeps the
 //! rule). A layer that cannot be timed keeps the rule too. Returns false with `error` naming the layer only when the
