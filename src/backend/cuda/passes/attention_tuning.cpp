@@ -13,7 +13,7 @@ namespace kiln::cuda
 namespace
 {
 
-//! Operand axis permutation `axes` of an operand of `rank` axes.
+//! Permutation `axes` of an operand of `rank` axes, as text.
 std::string axesText(nvinfer1::Permutation const& axes, size_t rank)
 {
     std::string text;
