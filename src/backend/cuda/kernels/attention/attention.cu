@@ -723,13 +723,11 @@ constexpr size_t kResidentStagesBytes = size_t{96} << 10;
 template <int kDepth, int kTileKeys, int kQueryWarps, Grids kGrids>
 void queue(HalfProblem const& problem, unsigned grid, cudaStream_t stream)
 {
-    auto const kernel = attentionKernel<kDepth, kTileKeys, kQueryWarps, kGrids>;
+    constexpr auto kernel = attentionKernel<kDepth, kTileKeys, kQueryWarps, kGrids>;
     size_t const bytes = static_cast<size_t>(problem.stages) * stageBytes<kDepth, kTileKeys>();
     if (bytes > size_t{48} << 10)
     {
-        // Past 48 KB a kernel's dynamic shared memory must be allowed on each device first.
-        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-            "attention: allowing the kernel its shared memory");
+        attention::grantSharedMemory<kernel>(bytes, "attention: allowing the kernel its shared memory");
     }
     kernel<<<grid, kThreads, bytes, stream>>>(problem);
 }

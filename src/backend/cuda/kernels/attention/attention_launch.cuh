@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <atomic>
 #include <climits>
 #include <cstddef>
@@ -53,19 +54,25 @@ unsigned queryBlocks(Problem<T>& problem, int64_t batches, int64_t blockQueries)
 }
 
 //! Allows kernel `kKernel` `bytes` of dynamic shared memory on the current device. A grant past 48 KiB holds for the
-//! kernel on that device, so each device is granted once (its bit set), and a launch costs no call into CUDA for it.
+//! kernel on that device until a larger one, so each device's largest grant is kept and a launch within it costs no
+//! call into CUDA.
 template <auto kKernel>
 void grantSharedMemory(size_t bytes, char const* what)
 {
-    static std::atomic<uint64_t> granted{0};
+    constexpr int kDevicesKept = 64;
+    static std::array<std::atomic<size_t>, kDevicesKept> granted{};
     int device = 0;
     check(cudaGetDevice(&device), "attention: finding the device");
-    uint64_t const bit = device < 64 ? uint64_t{1} << device : 0;
-    if ((granted.load(std::memory_order_relaxed) & bit) == 0 || bit == 0)
+    std::atomic<size_t>* const largest = device >= 0 && device < kDevicesKept ? &granted[static_cast<size_t>(device)]
+                                                                              : nullptr;
+    if (largest != nullptr && largest->load(std::memory_order_relaxed) >= bytes)
     {
-        check(
-            cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)), what);
-        granted.fetch_or(bit, std::memory_order_relaxed);
+        return;
+    }
+    check(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)), what);
+    for (size_t seen = largest != nullptr ? largest->load(std::memory_order_relaxed) : bytes;
+         seen < bytes && !largest->compare_exchange_weak(seen, bytes, std::memory_order_relaxed);)
+    {
     }
 }
 
