@@ -324,15 +324,23 @@ private:
     std::vector<float> mScale;
 };
 
+//! Runs SplitProductAttention(valuesSeen) on the fast path against the reference; gives the fast plan's layers and
+//! the fused attention's name, failing where no fused layer runs on the fast path.
+std::pair<std::map<std::string, bool>, std::string> splitProductRun(bool valuesSeen, uint32_t seed)
+{
+    SplitProductAttention network(valuesSeen);
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        [&](INetworkDefinition& n) { network.add(n); }, {SplitProductAttention::inputs(seed)}, reductionTolerance(64));
+    auto const [name, marked] = fusedLayer(layers);
+    EXPECT_FALSE(name.empty()) << "no fused attention layer";
+    EXPECT_TRUE(marked) << name;
+    return {layers, name};
+}
+
 TEST(FastAttention, QueryKeysAndValuesReadInPlaceFromTheProductTheyAreSplitFrom)
 {
     // The transpose, the three slices and the squeezes join the attention, which reads [B, N, 3, H, D] as it lies.
-    SplitProductAttention network(false);
-    std::map<std::string, bool> const layers = expectFastMatchesReference(
-        [&](INetworkDefinition& n) { network.add(n); }, {SplitProductAttention::inputs(31)}, reductionTolerance(64));
-    auto const [name, marked] = fusedLayer(layers);
-    ASSERT_FALSE(name.empty()) << "no fused attention layer";
-    EXPECT_TRUE(marked) << name;
+    auto const [layers, name] = splitProductRun(false, 31);
     for (char const* absorbed : {"qkv heads first", "split 0", "split 2", "squeeze 1"})
     {
         EXPECT_NE(name.find(absorbed), std::string::npos) << absorbed << " not in " << name;
@@ -344,12 +352,7 @@ TEST(FastAttention, ASliceReadElsewhereKeepsTheTransposeTheSplitReads)
 {
     // The values' slice is also a network output: the transpose stays (the slices are views of it), and the attention
     // still fuses, reading its operands there.
-    SplitProductAttention network(true);
-    std::map<std::string, bool> const layers = expectFastMatchesReference(
-        [&](INetworkDefinition& n) { network.add(n); }, {SplitProductAttention::inputs(32)}, reductionTolerance(64));
-    auto const [name, marked] = fusedLayer(layers);
-    ASSERT_FALSE(name.empty()) << "no fused attention layer";
-    EXPECT_TRUE(marked) << name;
+    auto const [layers, name] = splitProductRun(true, 32);
     EXPECT_EQ(name.find("qkv heads first"), std::string::npos) << name;
     EXPECT_EQ(layers.count("qkv heads first"), 1U);
 }
