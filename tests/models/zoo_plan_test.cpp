@@ -9,6 +9,7 @@
 #include "network/fused/attention.h"
 #include "network/fused/fused_normalization.h"
 #include "network/layers/elementwise.h"
+#include "network/layers/loop.h"
 #include "network/layers/normalization.h"
 #include "npy_file.h"
 #include "plan/plan_format.h"
@@ -189,6 +190,33 @@ TEST(ZooPlans, TimmsQueryKeysAndValuesAreReadFromTheirProductInPlace)
             EXPECT_EQ(attentions, kEncoderLayers);
         }
     }
+}
+
+TEST(ZooPlans, ATorchScriptForLoopRunsItsTripCountWithoutReadingACondition)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // TorchScript exports `for step in range(n)` as a Loop whose condition is a constant true, given back by the body
+    // through an Identity of that constant. The loop then has only its trip count (known from the input's shape
+    // before it runs): no condition to carry, nor a kWHILE limit, whose value the run would read back from the device
+    // before each iteration.
+    plan::PlanModel const model = cudaPlanOfZooModel("scripted_loop", false, {3, {2, 6, 8}});
+    size_t counts = 0;
+    for (plan::LayerRecord const& layer : model.layers)
+    {
+        if (auto const* limit = plan::paramsOf<network::TripLimitParams>(layer))
+        {
+            EXPECT_EQ(limit->kind, nvinfer1::TripLimit::kCOUNT) << layer.name;
+            counts += limit->kind == nvinfer1::TripLimit::kCOUNT;
+        }
+        if (layer.type == nvinfer1::LayerType::kRECURRENCE)
+        {
+            EXPECT_NE(model.tensors[static_cast<size_t>(layer.outputs.at(0))].type, nvinfer1::DataType::kBOOL)
+                << layer.name << " carries a condition";
+        }
+    }
+    EXPECT_EQ(counts, 1U);
 }
 
 TEST(ZooPlans, TorchvisionVitsLayerNormsFuseAtBatchOne)
