@@ -7,9 +7,11 @@
 #include "plan/expr_table.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <type_traits>
+#include <utility>
 
 namespace kiln::plan
 {
@@ -297,6 +299,21 @@ bool attentionHolds(PlanModel const& m, LayerRecord const& l, std::string& error
     {
         error = describe(l) + " holds no attention parameters";
         return false;
+    }
+    std::array<std::pair<char const*, network::AttentionPick const*>, 3> const picks{
+        {{"query", &params->queryPick}, {"keys", &params->keyPick}, {"values", &params->valuePick}}};
+    for (size_t i = 0; i < picks.size(); ++i)
+    {
+        network::AttentionPick const& pick = *picks[i].second;
+        bool const inside = !pick.picks()
+            || (static_cast<size_t>(pick.axis) < rankOf(m, l.inputs[i]) && pick.index >= 0);
+        if (pick.axis < -1 || !inside)
+        {
+            error = describe(l) + " picks its " + picks[i].first + " as index " + std::to_string(pick.index)
+                + " of axis " + std::to_string(pick.axis) + ", which its tensor of rank "
+                + std::to_string(rankOf(m, l.inputs[i])) + " does not have";
+            return false;
+        }
     }
     for (network::AttentionRounding const* rounding : {&params->queryRounding, &params->keysRounding,
              &params->valuesRounding, &params->scoresRounding, &params->probabilitiesRounding})

@@ -39,8 +39,9 @@ inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
 // may be self-gated. Version 17: an attention layer may round its operands, scores and probabilities as Q -> DQ pairs
 // do. Version 18: a fused normalization may read and write INT8 or FP8 codes (its scales and value type). Version 19:
 // a point-wise chain's step may be a Q -> DQ pair, and each step carries a value type. Version 20: a fused
-// normalization may normalize its sum rounded through codes (their scale and type).
-inline constexpr uint32_t kPlanFormatVersion = 20;
+// normalization may normalize its sum rounded through codes (their scale and type). Version 21: an attention layer's
+// query, keys and values may each be one index along an axis of the tensor it reads (AttentionPick).
+inline constexpr uint32_t kPlanFormatVersion = 21;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

@@ -3,10 +3,13 @@
 // (plan/passes/attention_fusion.h), against the reference kernels' unfused layers in double. Blocks of queries that
 // leave a shorter last block, keys many enough to shorten the blocks, operands stored with their heads second
 // (transposes absorbed), masks broadcast or per row, fully masked rows with and without the NaN guard, a NaN input,
-// and shapes that change between runs, down to no keys.
+// shapes that change between runs, down to no keys, and query, keys and values split off one transposed product as
+// timm's exports do (read in place, or after the transpose where another layer reads a slice).
 #include "fast_path_comparison.h"
 
+#include <array>
 #include <limits>
+#include <string>
 #include <optional>
 #include <utility>
 
@@ -252,6 +255,106 @@ TEST(FastAttention, KeysThatChangeBetweenRuns)
         {AttentionNetwork(run5).inputs(21), AttentionNetwork(run300).inputs(22), AttentionNetwork(run5).inputs(23),
             AttentionNetwork(run0).inputs(24)},
         300, profile);
+}
+
+//! Attention over query, keys and values split off one tensor [B, N, 3, H, D], as timm's ViT exports it:
+//! Transpose(2, 0, 3, 1, 4) -> Split along axis 0 -> Squeeze each -> attention [B, H, N, D] -> output [B, N, H, D].
+//! Where `valuesSeen`, the values' slice is a network output as well.
+class SplitProductAttention
+{
+public:
+    static constexpr int64_t kBatch = 2;
+    static constexpr int64_t kTokens = 13;
+    static constexpr int64_t kHeads = 3;
+    static constexpr int64_t kDepth = 8;
+
+    explicit SplitProductAttention(bool valuesSeen)
+        : mValuesSeen(valuesSeen)
+    {
+    }
+
+    void add(INetworkDefinition& network)
+    {
+        ITensor* qkv = network.addInput("qkv", DataType::kFLOAT, dimsOf({kBatch, kTokens, 3, kHeads, kDepth}));
+        IShuffleLayer* heads = network.addShuffle(*qkv);
+        heads->setFirstTranspose(Permutation{{2, 0, 3, 1, 4}});
+        heads->setName("qkv heads first");
+        std::array<ITensor*, 3> operands{};
+        for (int64_t i = 0; i < 3; ++i)
+        {
+            ISliceLayer* slice = network.addSlice(*heads->getOutput(0), dimsOf({i, 0, 0, 0, 0}),
+                dimsOf({1, kBatch, kHeads, kTokens, kDepth}), dimsOf({1, 1, 1, 1, 1}));
+            slice->setName(("split " + std::to_string(i)).c_str());
+            IShuffleLayer* squeeze = network.addShuffle(*slice->getOutput(0));
+            squeeze->setReshapeDimensions(dimsOf({kBatch, kHeads, kTokens, kDepth}));
+            squeeze->setName(("squeeze " + std::to_string(i)).c_str());
+            operands[static_cast<size_t>(i)] = squeeze->getOutput(0);
+            if (i == 2 && mValuesSeen)
+            {
+                slice->getOutput(0)->setName("values slice");
+                network.markOutput(*slice->getOutput(0));
+            }
+        }
+        IMatrixMultiplyLayer* scores = network.addMatrixMultiply(
+            *operands[0], MatrixOperation::kNONE, *operands[1], MatrixOperation::kTRANSPOSE);
+        scores->setName("scores");
+        mScale = {0.35F};
+        IConstantLayer* scale = network.addConstant(dimsOf({1, 1, 1, 1}), weightsOf(mScale));
+        IElementWiseLayer* scaled
+            = network.addElementWise(*scores->getOutput(0), *scale->getOutput(0), ElementWiseOperation::kPROD);
+        ISoftMaxLayer* softmax = network.addSoftMax(*scaled->getOutput(0));
+        softmax->setAxes(1U << 3);
+        softmax->setName("softmax");
+        IMatrixMultiplyLayer* context = network.addMatrixMultiply(
+            *softmax->getOutput(0), MatrixOperation::kNONE, *operands[2], MatrixOperation::kNONE);
+        context->setName("context");
+        IShuffleLayer* back = network.addShuffle(*context->getOutput(0));
+        back->setFirstTranspose(Permutation{{0, 2, 1, 3}});
+        back->getOutput(0)->setName("output");
+        network.markOutput(*back->getOutput(0));
+    }
+
+    static Tensors inputs(uint32_t seed)
+    {
+        return {{"qkv", randomTensor({kBatch, kTokens, 3, kHeads, kDepth}, seed)}};
+    }
+
+private:
+    bool mValuesSeen;
+    std::vector<float> mScale;
+};
+
+//! Runs SplitProductAttention(valuesSeen) on the fast path against the reference; gives the fast plan's layers and
+//! the fused attention's name, failing where no fused layer runs on the fast path.
+std::pair<std::map<std::string, bool>, std::string> splitProductRun(bool valuesSeen, uint32_t seed)
+{
+    SplitProductAttention network(valuesSeen);
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        [&](INetworkDefinition& n) { network.add(n); }, {SplitProductAttention::inputs(seed)}, reductionTolerance(64));
+    auto const [name, marked] = fusedLayer(layers);
+    EXPECT_FALSE(name.empty()) << "no fused attention layer";
+    EXPECT_TRUE(marked) << name;
+    return {layers, name};
+}
+
+TEST(FastAttention, QueryKeysAndValuesReadInPlaceFromTheProductTheyAreSplitFrom)
+{
+    // The transpose, the three slices and the squeezes join the attention, which reads [B, N, 3, H, D] as it lies.
+    auto const [layers, name] = splitProductRun(false, 31);
+    for (char const* absorbed : {"qkv heads first", "split 0", "split 2", "squeeze 1"})
+    {
+        EXPECT_NE(name.find(absorbed), std::string::npos) << absorbed << " not in " << name;
+        EXPECT_EQ(layers.count(absorbed), 0U) << absorbed;
+    }
+}
+
+TEST(FastAttention, ASliceReadElsewhereKeepsTheTransposeTheSplitReads)
+{
+    // The values' slice is also a network output: the transpose stays (the slices are views of it), and the attention
+    // still fuses, reading its operands there.
+    auto const [layers, name] = splitProductRun(true, 32);
+    EXPECT_EQ(name.find("qkv heads first"), std::string::npos) << name;
+    EXPECT_EQ(layers.count("qkv heads first"), 1U);
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "plan/plan_validation.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -49,6 +50,9 @@ struct AttentionCase
     //! output is transposed into [tokens, batch, heads, value depth]
     bool headsSplitAfterTranspose{false};
     bool dynamicBatch{false}; //!< with headsSplitAfterTranspose: the inputs' second axis is dynamic (-1)
+    //! q, k and v are one input "qkv" [batch, tokens, 3, heads, depth] split as timm's ViT exports it (queries, keys,
+    //! depth and value depth must then agree), and the output is transposed into [batch, tokens, heads, depth]
+    bool splitProduct{false};
     //! kINT8 or kFP8: Q -> DQ pairs by one scale on the (scaled) query, the keys, the values, the scores before the
     //! mask and the probabilities, as Model Optimizer's exports put them (kFLOAT: none)
     DataType quantized{DataType::kFLOAT};
@@ -65,10 +69,12 @@ struct AttentionCase
     {
         AttentionCase const c = *this;
         return [c](INetworkDefinition& network) {
-            ITensor* q = c.operand(network, "q", c.queries, c.depth, false, {0, 2, 1, 3});
-            ITensor* k = c.keysByRow ? c.operand(network, "k", c.keys, c.depth, true, {0, 2, 1, 3})
-                                     : c.operand(network, "k", c.keys, c.depth, true, {0, 2, 3, 1});
-            ITensor* v = c.operand(network, "v", c.keys, c.valueDepth, true, {0, 2, 1, 3});
+            std::array<ITensor*, 3> const split = c.splitProduct ? c.splitOperands(network) : std::array<ITensor*, 3>{};
+            ITensor* q = c.splitProduct ? split[0] : c.operand(network, "q", c.queries, c.depth, false, {0, 2, 1, 3});
+            ITensor* k = c.splitProduct ? split[1]
+                : c.keysByRow           ? c.operand(network, "k", c.keys, c.depth, true, {0, 2, 1, 3})
+                                        : c.operand(network, "k", c.keys, c.depth, true, {0, 2, 3, 1});
+            ITensor* v = c.splitProduct ? split[2] : c.operand(network, "v", c.keys, c.valueDepth, true, {0, 2, 1, 3});
             auto scalar = [&](float value, char const* name) -> ITensor& {
                 // Kiln copies a constant's weights when the layer is added.
                 IConstantLayer* layer
@@ -120,7 +126,7 @@ struct AttentionCase
             IMatrixMultiplyLayer* product = network.addMatrixMultiply(*p, Op::kNONE, *v, Op::kNONE);
             product->setName("pv");
             ITensor* y = product->getOutput(0);
-            if (c.tokensMajor)
+            if (c.tokensMajor || c.splitProduct)
             {
                 y = transposed(network, *y, {0, 2, 1, 3}, "merge heads");
             }
@@ -180,6 +186,30 @@ struct AttentionCase
         return transposed(network, *stored, order, (std::string("split heads of ") + name).c_str());
     }
 
+    //! q, k and v of splitProduct: the input's transpose into [3, batch, heads, tokens, depth], a slice of each index
+    //! and a reshape that drops its axis; keys by column transposed after.
+    std::array<ITensor*, 3> splitOperands(INetworkDefinition& network) const
+    {
+        ITensor* qkv = network.addInput("qkv", DataType::kFLOAT, Dims{5, {batch, queries, 3, heads, depth}});
+        ITensor* moved = transposed(network, *qkv, {2, 0, 3, 1, 4}, "move q, k and v first");
+        std::array<ITensor*, 3> split{};
+        for (int32_t i = 0; i < 3; ++i)
+        {
+            ISliceLayer* slice = network.addSlice(
+                *moved, Dims{5, {i, 0, 0, 0, 0}}, Dims{5, {1, batch, heads, queries, depth}}, Dims{5, {1, 1, 1, 1, 1}});
+            slice->setName(("split " + std::to_string(i)).c_str());
+            IShuffleLayer* squeeze = network.addShuffle(*slice->getOutput(0));
+            squeeze->setReshapeDimensions(Dims{4, {batch, heads, queries, depth}});
+            squeeze->setName(("squeeze " + std::to_string(i)).c_str());
+            split[static_cast<size_t>(i)] = squeeze->getOutput(0);
+        }
+        if (!keysByRow)
+        {
+            split[1] = transposed(network, *split[1], {0, 1, 3, 2}, "keys by column");
+        }
+        return split;
+    }
+
     //! The stored shape of input `name`, as operand() makes it.
     Dims inputDims(char const* name) const
     {
@@ -214,12 +244,20 @@ struct AttentionCase
     std::map<std::string, HostTensor> inputs() const
     {
         std::map<std::string, HostTensor> in;
+        if (splitProduct)
+        {
+            kiln::Shape const stacked{batch, queries, 3, heads, depth};
+            in.emplace("qkv", fromFloats(stacked, values(static_cast<size_t>(kiln::volume(stacked)), -1.0F, 1.0F)));
+        }
         Dims const qDims = inputDims("q");
         Dims const kDims = inputDims("k");
         Dims const vDims = inputDims("v");
-        in.emplace("q", fromFloats(shapeOf(qDims), values(volumeOf(qDims), -1.0F, 1.0F)));
-        in.emplace("k", fromFloats(shapeOf(kDims), values(volumeOf(kDims), -1.5F, 1.0F)));
-        in.emplace("v", fromFloats(shapeOf(vDims), values(volumeOf(vDims), -1.0F, 0.5F)));
+        if (!splitProduct)
+        {
+            in.emplace("q", fromFloats(shapeOf(qDims), values(volumeOf(qDims), -1.0F, 1.0F)));
+            in.emplace("k", fromFloats(shapeOf(kDims), values(volumeOf(kDims), -1.5F, 1.0F)));
+            in.emplace("v", fromFloats(shapeOf(vDims), values(volumeOf(vDims), -1.0F, 0.5F)));
+        }
         if (mask)
         {
             // Batch b masks its last b * 3 keys with a large negative number, as BERT's padding mask does.
@@ -739,6 +777,70 @@ TEST(CudaAttention, OperandsReadThroughAbsorbedTransposes)
             keysByRow ? "heads split after their transpose, keys by row"
                       : "heads split after their transpose, keys by column");
     }
+}
+
+TEST(CudaAttentionFusion, OperandsSplitOffOneProductAreReadFromIt)
+{
+    // timm's ViT: q, k and v split off one transposed product. The transpose, its three slices and their reshapes
+    // join the attention, which reads the product [batch, tokens, 3, heads, depth] in place, each operand one index
+    // of axis 2, in FP16 and FP32 plans.
+    for (bool keysByRow : {false, true})
+    {
+        AttentionCase c{};
+        c.splitProduct = true;
+        c.keysByRow = keysByRow;
+        c.mask = false;
+        for (bool fp16 : {true, false})
+        {
+            SCOPED_TRACE(std::string(keysByRow ? "keys by row" : "keys by column") + (fp16 ? ", fp16" : ", fp32"));
+            kiln::plan::PlanModel const model = cudaPlanOf(c.maker(), fp16);
+            kiln::plan::LayerRecord const* layer = attentionLayer(model);
+            ASSERT_NE(layer, nullptr);
+            auto const* params = kiln::plan::paramsOf<kiln::network::AttentionParams>(*layer);
+            std::vector<kiln::network::AttentionPick> const picks{
+                params->queryPick, params->keyPick, params->valuePick};
+            for (size_t i = 0; i < 3; ++i)
+            {
+                EXPECT_EQ(model.tensors[static_cast<size_t>(layer->inputs[i])].name, "qkv") << "operand " << i;
+                EXPECT_EQ(picks[i].axis, 2) << "operand " << i;
+                EXPECT_EQ(picks[i].index, static_cast<int32_t>(i)) << "operand " << i;
+            }
+            EXPECT_EQ(orderOf(params->queryAxes), (std::vector<int32_t>{0, 3, 1, 4}));
+            EXPECT_EQ(orderOf(params->keyAxes),
+                keysByRow ? (std::vector<int32_t>{0, 3, 1, 4}) : (std::vector<int32_t>{0, 3, 4, 1}));
+            for (kiln::plan::LayerRecord const& other : model.layers)
+            {
+                EXPECT_NE(other.type, LayerType::kSHUFFLE) << other.name;
+                EXPECT_NE(other.type, LayerType::kSLICE) << other.name;
+            }
+        }
+    }
+}
+
+TEST(CudaAttention, OperandsReadInPlaceFromTheProductTheyAreSplitFrom)
+{
+    SKIP_WITHOUT_GPU();
+    // Each operand starts 0, 1 or 2 heads' depths into the product's rows (16-byte aligned for the FP16 kernel's
+    // vector loads at depth 64; not at depth 20, whose rows are copied element by element); ViT's 197 tokens run on
+    // cuDNN where the untimed plan's rule takes them (it does not here, below 256 keys) and on Kiln's kernels.
+    AttentionCase vit{};
+    vit.splitProduct = true;
+    vit.keysByRow = true;
+    vit.mask = false;
+    vit.batch = 2;
+    vit.heads = 4;
+    vit.queries = vit.keys = 197;
+    vit.depth = vit.valueDepth = 64;
+    expectAgrees(vit, "ViT-like, 197 tokens split off one product");
+    AttentionCase odd = vit;
+    odd.keysByRow = false;
+    odd.queries = odd.keys = 37;
+    odd.depth = odd.valueDepth = 20;
+    expectAgrees(odd, "keys by column, depth 20 split off one product");
+    AttentionCase longer = vit;
+    longer.queries = longer.keys = 300;
+    longer.heads = 2;
+    expectAgrees(longer, "300 tokens split off one product (cuDNN's from 256 keys in FP16)");
 }
 
 TEST(CudaAttention, LongSequences)

@@ -9,6 +9,7 @@
 #include "network/fused/attention.h"
 #include "network/fused/fused_normalization.h"
 #include "network/layers/elementwise.h"
+#include "network/layers/loop.h"
 #include "network/layers/normalization.h"
 #include "npy_file.h"
 #include "plan/plan_format.h"
@@ -147,6 +148,75 @@ TEST(ZooPlans, TorchvisionVitsAttentionReadsItsHeadsWhereTheyLie)
         std::vector<std::string> const expected{"/self_attention/Transpose_1", "/self_attention/Transpose_1"};
         EXPECT_EQ(moving, expected);
     }
+}
+
+TEST(ZooPlans, TimmsQueryKeysAndValuesAreReadFromTheirProductInPlace)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // timm's DeiT (as its ViT) computes q, k and v as one product, reshapes it to [B, N, 3, H, D], transposes that to
+    // [3, B, H, N, D] and splits it (Transpose -> Split -> Squeeze, the export of qkv.unbind(0)). The attention reads
+    // the reshaped product in place, each operand one index of axis 2: nothing in an encoder layer's attention moves
+    // data, at batch 1 and 2, in FP32 and FP16.
+    constexpr size_t kEncoderLayers = 2;
+    for (int64_t batch : {1, 2})
+    {
+        for (bool fp16 : {false, true})
+        {
+            SCOPED_TRACE(std::string(fp16 ? "fp16" : "fp32") + ", batch " + std::to_string(batch));
+            plan::PlanModel const model = cudaPlanOfZooModel("deit", fp16, {4, {batch, 3, 32, 32}});
+            size_t attentions = 0;
+            for (plan::LayerRecord const& layer : model.layers)
+            {
+                bool const inAttention = layer.name.find("/attn/") != std::string::npos;
+                if (layer.type == network::kAttentionLayerType)
+                {
+                    ++attentions;
+                    auto const* params = plan::paramsOf<network::AttentionParams>(layer);
+                    EXPECT_EQ(layer.inputs[0], layer.inputs[1]) << layer.name;
+                    EXPECT_EQ(layer.inputs[0], layer.inputs[2]) << layer.name;
+                    EXPECT_EQ(model.tensors[static_cast<size_t>(layer.inputs[0])].dims.size(), 5U) << layer.name;
+                    EXPECT_EQ(params->queryPick.index, 0);
+                    EXPECT_EQ(params->keyPick.index, 1);
+                    EXPECT_EQ(params->valuePick.index, 2);
+                }
+                else if (inAttention && layer.outputs.size() == 1 && !plan::isView(model, layer)
+                    && (layer.type == nvinfer1::LayerType::kSHUFFLE || layer.type == nvinfer1::LayerType::kSLICE))
+                {
+                    ADD_FAILURE() << layer.name << " moves data";
+                }
+            }
+            EXPECT_EQ(attentions, kEncoderLayers);
+        }
+    }
+}
+
+TEST(ZooPlans, ATorchScriptForLoopRunsItsTripCountWithoutReadingACondition)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // TorchScript exports `for step in range(n)` as a Loop whose condition is a constant true, given back by the body
+    // through an Identity of that constant. The loop then has only its trip count (known from the input's shape
+    // before it runs): no condition to carry, nor a kWHILE limit, whose value the run would read back from the device
+    // before each iteration.
+    plan::PlanModel const model = cudaPlanOfZooModel("scripted_loop", false, {3, {2, 6, 8}});
+    size_t counts = 0;
+    for (plan::LayerRecord const& layer : model.layers)
+    {
+        if (auto const* limit = plan::paramsOf<network::TripLimitParams>(layer))
+        {
+            EXPECT_EQ(limit->kind, nvinfer1::TripLimit::kCOUNT) << layer.name;
+            counts += limit->kind == nvinfer1::TripLimit::kCOUNT;
+        }
+        if (layer.type == nvinfer1::LayerType::kRECURRENCE)
+        {
+            EXPECT_NE(model.tensors[static_cast<size_t>(layer.outputs.at(0))].type, nvinfer1::DataType::kBOOL)
+                << layer.name << " carries a condition";
+        }
+    }
+    EXPECT_EQ(counts, 1U);
 }
 
 TEST(ZooPlans, TorchvisionVitsLayerNormsFuseAtBatchOne)

@@ -17,26 +17,50 @@ namespace
         std::string("attention: the ") + operand + " " + shapeText(shape) + " does not fit: " + why);
 }
 
-//! An operand as the layer reads it: its logical extents and the element stride of each, from the stored shape
-//! and the permutation (logical axis i is stored axis axes.order[i]).
+//! An operand as the layer reads it: its logical extents and the element stride of each, and the element it starts
+//! at.
 struct LogicalView
 {
     Shape extents;
     Shape strides;
+    int64_t start{0};
 };
 
-LogicalView logicalView(char const* operand, Shape const& stored, nvinfer1::Permutation const& axes)
+//! The view of an operand of `rank` axes stored as `stored`: logical axis i is stored axis axes.order[i], and where
+//! `pick` picks, the operand is index pick.index of the stored axis pick.axis, which no logical axis is.
+LogicalView logicalView(char const* operand, Shape const& stored, size_t rank, nvinfer1::Permutation const& axes,
+    network::AttentionPick const& pick = {})
 {
+    size_t const storedRank = rank + (pick.picks() ? 1 : 0);
+    if (stored.size() != storedRank)
+    {
+        misfit(operand, stored,
+            "it needs " + std::to_string(storedRank) + " axes: the output's " + std::to_string(rank)
+                + (pick.picks() ? ", and the one it is picked from" : ""));
+    }
     Shape const storedStrides = contiguousStrides(stored);
     LogicalView view;
     std::vector<bool> taken(stored.size(), false);
-    for (size_t i = 0; i < stored.size(); ++i)
+    if (pick.picks())
+    {
+        auto const axis = static_cast<size_t>(pick.axis);
+        if (axis >= stored.size() || pick.index < 0 || pick.index >= stored[axis])
+        {
+            misfit(operand, stored,
+                "it is index " + std::to_string(pick.index) + " of axis " + std::to_string(pick.axis)
+                    + ", which it does not have");
+        }
+        taken[axis] = true;
+        view.start = pick.index * storedStrides[axis];
+    }
+    for (size_t i = 0; i < rank; ++i)
     {
         auto const axis = static_cast<size_t>(axes.order[i]);
         if (axes.order[i] < 0 || axis >= stored.size() || taken[axis])
         {
             misfit(operand, stored,
-                "its axis order is not a permutation of its " + std::to_string(stored.size()) + " axes");
+                "its axis order is not a permutation of its " + std::to_string(rank) + " axes"
+                    + (pick.picks() ? " beside the one it is picked from" : ""));
         }
         taken[axis] = true;
         view.extents.push_back(stored[axis]);
@@ -67,7 +91,7 @@ AttentionGeometry::Operand layoutOf(char const* operand, LogicalView const& view
     Shape const& output, size_t rowAxis, size_t columnAxis)
 {
     return AttentionGeometry::Operand{
-        batchStrides(operand, view, g, output), view.strides[rowAxis], view.strides[columnAxis]};
+        batchStrides(operand, view, g, output), view.strides[rowAxis], view.strides[columnAxis], view.start};
 }
 
 //! The mask's layout: broadcast along any axis where its extent is 1.
@@ -78,7 +102,7 @@ AttentionGeometry::Operand maskLayoutOf(Shape const& mask, AttentionGeometry con
     {
         misfit("mask", mask, "it needs the scores' " + std::to_string(rank) + " axes");
     }
-    LogicalView const view{mask, contiguousStrides(mask)};
+    LogicalView const view{mask, contiguousStrides(mask), 0};
     auto const along = [&](size_t axis, int64_t extent) {
         if (mask[axis] != extent && mask[axis] != 1)
         {
@@ -102,18 +126,10 @@ AttentionGeometry attentionGeometry(AttentionShapes const& shapes, network::Atte
         misfit(
             "output", shapes.output, "it needs 2 to " + std::to_string(AttentionGeometry::kMaxBatchAxes + 2) + " axes");
     }
-    for (auto const& [name, shape] :
-        {std::pair{"query", &shapes.query}, {"keys", &shapes.keys}, {"values", &shapes.values}})
-    {
-        if (shape->size() != rank)
-        {
-            misfit(name, *shape, "it needs the output's " + std::to_string(rank) + " axes");
-        }
-    }
-    LogicalView const query = logicalView("query", shapes.query, params.queryAxes);
-    LogicalView const keys = logicalView("keys", shapes.keys, params.keyAxes);
-    LogicalView const values = logicalView("values", shapes.values, params.valueAxes);
-    LogicalView const output = logicalView("output", shapes.output, params.outputAxes);
+    LogicalView const query = logicalView("query", shapes.query, rank, params.queryAxes, params.queryPick);
+    LogicalView const keys = logicalView("keys", shapes.keys, rank, params.keyAxes, params.keyPick);
+    LogicalView const values = logicalView("values", shapes.values, rank, params.valueAxes, params.valuePick);
+    LogicalView const output = logicalView("output", shapes.output, rank, params.outputAxes);
     AttentionGeometry g;
     g.batchAxes = static_cast<int32_t>(rank - 2);
     for (int32_t axis = 0; axis < g.batchAxes; ++axis)

@@ -38,6 +38,21 @@ struct AttentionRounding
     }
 };
 
+//! An operand read as one index along one axis of the tensor the layer reads, that axis left out: timm's ViT and
+//! DeiT compute query, keys and values as one product [B, N, 3, H, D] and split it along axis 2, which the layer then
+//! reads in place three times rather than after a transpose copies the heads apart. The tensor has one axis more than
+//! the operand, and the operand's axis permutation names the tensor's other axes.
+struct AttentionPick
+{
+    int32_t axis{-1}; //!< the tensor's axis the operand is one index of; -1: the operand is the whole tensor
+    int32_t index{0};
+
+    bool picks() const
+    {
+        return axis >= 0;
+    }
+};
+
 //! The layer type of AttentionParams: past every nvinfer1::LayerType and next to kPointwiseLayerType.
 inline constexpr nvinfer1::LayerType kAttentionLayerType = static_cast<nvinfer1::LayerType>(0x4B01);
 
@@ -46,7 +61,8 @@ inline constexpr nvinfer1::LayerType kAttentionLayerType = static_cast<nvinfer1:
 //! The leading (batch) extents of query, keys and values broadcast, as a matrix multiply's do, into the output's
 //! [..., Sq, Dv]. Those are the operands' logical shapes: each of query, keys, values and output may be stored with
 //! its axes permuted (the transposes that exports put around attention, [B, S, H, D] <-> [B, H, S, D], absorbed by
-//! the fusion): logical axis i of the operand is axis order[i] of the tensor the layer reads or writes.
+//! the fusion): logical axis i of the operand is axis order[i] of the tensor the layer reads or writes. Query, keys
+//! and values may each be one index of a tensor's axis (AttentionPick).
 struct AttentionParams final : LayerParamsOf<AttentionParams, kAttentionLayerType, PlanOnly>
 {
     float scale{1.0F};     //!< multiplies the products of query and keys, before the mask is added
@@ -58,6 +74,9 @@ struct AttentionParams final : LayerParamsOf<AttentionParams, kAttentionLayerTyp
     nvinfer1::Permutation keyAxes{ShuffleParams::identityPermutation()};
     nvinfer1::Permutation valueAxes{ShuffleParams::identityPermutation()};
     nvinfer1::Permutation outputAxes{ShuffleParams::identityPermutation()};
+    AttentionPick queryPick;
+    AttentionPick keyPick;
+    AttentionPick valuePick;
     AttentionRounding queryRounding;
     AttentionRounding keysRounding;
     AttentionRounding valuesRounding;
@@ -81,11 +100,21 @@ struct AttentionParams final : LayerParamsOf<AttentionParams, kAttentionLayerTyp
         field(self.keyAxes, "attention key axes");
         field(self.valueAxes, "attention value axes");
         field(self.outputAxes, "attention output axes");
+        pickFields(self.queryPick, "attention query pick", field);
+        pickFields(self.keyPick, "attention key pick", field);
+        pickFields(self.valuePick, "attention value pick", field);
         roundingFields(self.queryRounding, "attention query rounding", field);
         roundingFields(self.keysRounding, "attention keys rounding", field);
         roundingFields(self.valuesRounding, "attention values rounding", field);
         roundingFields(self.scoresRounding, "attention scores rounding", field);
         roundingFields(self.probabilitiesRounding, "attention probabilities rounding", field);
+    }
+
+    template <typename Pick, typename Field>
+    static void pickFields(Pick& pick, char const* what, Field&& field)
+    {
+        field(pick.axis, what);
+        field(pick.index, what);
     }
 
     template <typename Rounding, typename Field>

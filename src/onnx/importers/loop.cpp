@@ -2,7 +2,9 @@
 // inputs become the loop's recurrences (Loop's iteration number, its condition and its loop-carried values; Scan's
 // states) and iterators (Scan's scan inputs); its outputs the recurrences' next values, the loop's last values and
 // its stacked scan outputs. Loop's trip count M is a kCOUNT limit; its condition, where the body may make it false,
-// a kWHILE limit on a recurrence (so it is checked before each iteration, as ONNX says). Scan runs once per slice of
+// a kWHILE limit on a recurrence (so it is checked before each iteration, as ONNX says). A condition that stays true
+// (passed through, or a constant true, as TorchScript's for loops export it) makes no limit: a kWHILE limit is read
+// back from the device before each iteration. Scan runs once per slice of
 // its first scan input. Refused, naming the input or attribute: scan outputs of a Loop whose M is absent or computed
 // at run time (their length is then known only once it has run), sequences and optionals, Scan's opset 8 form (batch
 // axis, sequence_lens). A loop that runs no iteration gives its loop-carried values' initial values, as ONNX says
@@ -53,27 +55,67 @@ std::vector<Value> importBody(ImportContext& ctx, ::onnx::GraphProto const& body
     return outputs;
 }
 
-//! Whether the body passes its condition input through unchanged (as TorchScript's for loops export).
-bool passesConditionThrough(::onnx::GraphProto const& body)
+//! The name the body's value `name` is an Identity of, through any chain of Identity nodes.
+std::string identitySource(::onnx::GraphProto const& body, std::string name)
 {
-    std::string name = body.output(0).name();
     for (bool found = true; found;)
     {
-        if (name == body.input(1).name())
-        {
-            return true;
-        }
         found = false;
         for (::onnx::NodeProto const& node : body.node())
         {
-            if (node.op_type() == "Identity" && node.output_size() == 1 && node.output(0) == name)
+            if (node.op_type() == "Identity" && node.input_size() == 1 && node.output_size() == 1
+                && node.output(0) == name)
             {
                 name = node.input(0);
                 found = true;
+                break;
             }
         }
     }
-    return false;
+    return name;
+}
+
+//! Whether the body gives back a true condition wherever it is given one: it passes its condition input through
+//! unchanged, or gives a constant true of the enclosing graph (TorchScript's for loops export both ways), each through
+//! any Identity nodes.
+bool keepsConditionTrue(ImportContext const& ctx, ::onnx::GraphProto const& body)
+{
+    std::string const source = identitySource(body, body.output(0).name());
+    if (source == body.input(1).name())
+    {
+        return true;
+    }
+    for (::onnx::ValueInfoProto const& input : body.input())
+    {
+        if (input.name() == source)
+        {
+            return false;
+        }
+    }
+    for (::onnx::TensorProto const& initializer : body.initializer())
+    {
+        if (initializer.name() == source)
+        {
+            return false;
+        }
+    }
+    for (::onnx::NodeProto const& node : body.node())
+    {
+        for (std::string const& output : node.output())
+        {
+            if (output == source)
+            {
+                return false; // the body's own value, which may shadow an enclosing name
+            }
+        }
+    }
+    Value const* enclosing = ctx.find(source);
+    if (enclosing == nullptr || !enclosing->isConstant())
+    {
+        return false;
+    }
+    std::vector<int64_t> const values = enclosing->constant().toInt64();
+    return values.size() == 1 && values[0] != 0;
 }
 
 //! 0-D BOOL after `loop`: whether it ran an iteration (the last value of the iteration count after the step, which a
@@ -115,7 +157,7 @@ std::vector<Value> importLoop(ImportContext& ctx, Node const& node)
     }
     nvinfer1::IRecurrenceLayer& counter
         = ctx.check(loop->addRecurrence(scalarConstant(ctx, 0.0, nvinfer1::DataType::kINT64, 0)), "iteration number");
-    bool const alwaysTrue = (!node.hasInput(1) || isConstantTrue(node, 1)) && passesConditionThrough(body);
+    bool const alwaysTrue = (!node.hasInput(1) || isConstantTrue(node, 1)) && keepsConditionTrue(ctx, body);
     ITensor& firstCondition = node.hasInput(1)
         ? scalarOf(ctx, inputTensor(ctx, node, 1), nvinfer1::DataType::kBOOL, "cond")
         : castTo(ctx, scalarConstant(ctx, 1.0, nvinfer1::DataType::kINT32, 0), nvinfer1::DataType::kBOOL);

@@ -7,6 +7,7 @@
 #include "network/layers/matrix_multiply.h"
 #include "network/layers/quantize.h"
 #include "network/layers/shuffle.h"
+#include "network/layers/slice.h"
 #include "network/layers/softmax.h"
 #include "network/layers/unary.h"
 #include "plan/passes/quantized_patterns.h"
@@ -30,8 +31,9 @@ using nvinfer1::MatrixOperation;
 //! One attention the pass found: the layers it replaces and what the fused layer reads.
 struct Match
 {
-    std::vector<size_t> layers;          //!< every layer absorbed
-    std::vector<size_t> scalarConstants; //!< constants of absorbed scalars, dropped when nothing else reads them
+    std::vector<size_t> layers;     //!< every layer absorbed
+    std::vector<size_t> constants;  //!< constants the absorbed layers read, dropped when nothing else reads them
+    std::vector<size_t> pickedFrom; //!< transposes whose output picked operands are slices of
     int32_t query{-1};
     int32_t keys{-1};
     int32_t values{-1};
@@ -73,7 +75,10 @@ public:
             {
                 continue;
             }
-            std::optional<Match> const match = matchAround(l);
+            // Picked operands need every reader of the transpose they are sliced from in the match; where another
+            // layer reads it, the attention still fuses, reading the transpose's slices.
+            std::optional<Match> match = matchAround(l, true);
+            match = match ? match : matchAround(l, false);
             if (match)
             {
                 apply(*match);
@@ -174,7 +179,7 @@ private:
     {
         match.layers.push_back(pair.quantize);
         match.layers.push_back(pair.dequantize);
-        match.scalarConstants.insert(match.scalarConstants.end(), pair.constants.begin(), pair.constants.end());
+        match.constants.insert(match.constants.end(), pair.constants.begin(), pair.constants.end());
         return pair.rounding;
     }
 
@@ -240,7 +245,7 @@ private:
             }
             factor *= step->second;
             match.layers.push_back(*p);
-            match.scalarConstants.push_back(scalarProducer(*p, step->first));
+            match.constants.push_back(scalarProducer(*p, step->first));
             tensor = step->first;
         }
         return tensor;
@@ -269,11 +274,158 @@ private:
         return tensor;
     }
 
-    //! The tensor a query or keys operand comes from, through a Q -> DQ pair (`rounding`) and the scalings and
-    //! transposes the pattern absorbs. Scalings multiply the scores where nothing rounds the operand, else the
-    //! operand before its rounding.
+    //! Whether shuffle `l` removes axis `axis` of its input, of extent 1, and nothing else: a squeeze.
+    bool squeezes(size_t l, size_t axis) const
+    {
+        LayerRecord const& record = mModel.layers[l];
+        auto const* params = paramsOf<network::ShuffleParams>(record);
+        if (params == nullptr || !params->reshapesOnly() || record.inputs.empty())
+        {
+            return false;
+        }
+        std::vector<int32_t> const& in = mModel.tensors[record.inputs[0]].dims;
+        std::vector<int32_t> const& out = mModel.tensors[record.outputs[0]].dims;
+        if (in.size() != out.size() + 1 || axis >= in.size() || constantExtent(mModel, record.inputs[0], axis) != 1)
+        {
+            return false;
+        }
+        for (size_t j = 0; j < out.size(); ++j)
+        {
+            if (!equalEveryRun(mModel, mKnownValues, out[j], in[j < axis ? j : j + 1]))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    //! The index slice `l` keeps along `axis`, where it keeps one there and every other axis whole (stride 1, start
+    //! and size fixed while building).
+    std::optional<int32_t> sliceIndex(size_t l, size_t axis) const
+    {
+        LayerRecord const& record = mModel.layers[l];
+        auto const* params = paramsOf<network::SliceParams>(record);
+        auto const given = [&](size_t input) { return input < record.inputs.size() && record.inputs[input] >= 0; };
+        if (params == nullptr || params->mode != nvinfer1::SampleMode::kSTRICT_BOUNDS || given(1) || given(3)
+            || given(4))
+        {
+            return std::nullopt;
+        }
+        std::vector<int32_t> const& in = mModel.tensors[record.inputs[0]].dims;
+        std::vector<int32_t> const& out = mModel.tensors[record.outputs[0]].dims;
+        auto const rank = static_cast<int32_t>(in.size());
+        if (params->start.nbDims != rank || params->stride.nbDims != rank || out.size() != in.size()
+            || constantExtent(mModel, record.outputs[0], axis) != 1 || params->start.d[axis] < 0)
+        {
+            return std::nullopt;
+        }
+        for (size_t j = 0; j < in.size(); ++j)
+        {
+            bool const whole = j == axis
+                || (params->start.d[j] == 0 && equalEveryRun(mModel, mKnownValues, out[j], in[j]));
+            if (params->stride.d[j] != 1 || !whole)
+            {
+                return std::nullopt;
+            }
+        }
+        return static_cast<int32_t>(params->start.d[axis]);
+    }
+
+    //! Where operand `tensor` (its logical axis i is axis axes.order[i] of it) is one index along an axis of a
+    //! transpose's output, sliced off and squeezed away, as exports spell timm's `q, k, v = qkv.unbind(0)`
+    //! (Transpose -> Split -> Squeeze): takes the squeeze and the slice into `match`, and the transpose into
+    //! match.pickedFrom (its other readers are the other operands' slices), sets `pick` and `axes` to read the
+    //! transpose's input in place, and gives that input.
+    std::optional<int32_t> picked(
+        int32_t tensor, Match& match, nvinfer1::Permutation& axes, network::AttentionPick& pick, DataType type) const
+    {
+        std::optional<size_t> const squeeze = producerOf(tensor);
+        if (!squeeze || !movesOnly(*squeeze, type) || !internalWithOneReader(tensor))
+        {
+            return std::nullopt;
+        }
+        int32_t const sliced = mModel.layers[*squeeze].inputs[0];
+        std::optional<size_t> const slice = producerOf(sliced);
+        if (!slice || !movesOnly(*slice, type) || !internalWithOneReader(sliced))
+        {
+            return std::nullopt;
+        }
+        int32_t const transposed = mModel.layers[*slice].inputs[0];
+        std::optional<size_t> const transpose = producerOf(transposed);
+        std::optional<nvinfer1::Permutation> const order = transpose ? transposeOf(mModel, mModel.layers[*transpose])
+                                                                     : std::nullopt;
+        if (!order || !movesOnly(*transpose, type) || isObserved(mModel.tensors[transposed]))
+        {
+            return std::nullopt;
+        }
+        size_t const rank = mModel.tensors[tensor].dims.size();
+        for (size_t axis = 0; axis <= rank; ++axis)
+        {
+            std::optional<int32_t> const index = squeezes(*squeeze, axis) ? sliceIndex(*slice, axis) : std::nullopt;
+            if (!index)
+            {
+                continue;
+            }
+            for (size_t i = 0; i < rank; ++i)
+            {
+                auto const kept = static_cast<size_t>(axes.order[i]);
+                axes.order[i] = order->order[kept < axis ? kept : kept + 1];
+            }
+            pick = network::AttentionPick{order->order[axis], *index};
+            match.layers.push_back(*squeeze);
+            match.layers.push_back(*slice);
+            match.pickedFrom.push_back(*transpose);
+            for (LayerRecord const* layer : {&mModel.layers[*squeeze], &mModel.layers[*slice]})
+            {
+                for (size_t i = 1; i < layer->inputs.size(); ++i)
+                {
+                    if (std::optional<size_t> const c = producerOf(layer->inputs[i]))
+                    {
+                        match.constants.push_back(*c);
+                    }
+                }
+            }
+            return mModel.layers[*transpose].inputs[0];
+        }
+        return std::nullopt;
+    }
+
+    //! Takes into `match` the transposes its operands are picked from, where the match absorbs every layer that reads
+    //! each; false where another layer reads one (which then stays, and the operands with it).
+    bool absorbPickedTransposes(Match& match) const
+    {
+        std::sort(match.pickedFrom.begin(), match.pickedFrom.end());
+        match.pickedFrom.erase(std::unique(match.pickedFrom.begin(), match.pickedFrom.end()), match.pickedFrom.end());
+        for (size_t transpose : match.pickedFrom)
+        {
+            for (size_t reader : mReaders[mModel.layers[transpose].outputs[0]])
+            {
+                if (std::find(match.layers.begin(), match.layers.end(), reader) == match.layers.end())
+                {
+                    return false;
+                }
+            }
+            match.layers.push_back(transpose);
+        }
+        return true;
+    }
+
+    //! The tensor operand `tensor` is read from: through the transposes the pattern absorbs and then, where
+    //! `takePicks`, a pick (picked()).
+    int32_t operandSource(int32_t tensor, Match& match, nvinfer1::Permutation& axes, network::AttentionPick& pick,
+        DataType type, bool takePicks) const
+    {
+        tensor = untransposed(tensor, match, axes, type);
+        std::optional<int32_t> const whole = takePicks ? picked(tensor, match, axes, pick, type) : std::nullopt;
+        return whole.value_or(tensor);
+    }
+
+    //! The tensor a query or keys operand comes from, through a Q -> DQ pair (`rounding`) and the scalings,
+    //! transposes and pick the pattern absorbs. Scalings multiply the scores where nothing rounds the operand, else
+    //! the operand before its rounding.
     int32_t operandOrigin(int32_t tensor, Match& match, network::AttentionRounding& rounding,
-        nvinfer1::Permutation& axes, std::optional<DataType> precision, DataType type) const
+        nvinfer1::Permutation& axes, network::AttentionPick& pick, std::optional<DataType> precision, DataType type,
+        bool takePicks) const
     {
         if (std::optional<RoundingPair> const pair = roundingPairOf(tensor, type))
         {
@@ -286,7 +438,7 @@ private:
             previous = tensor;
             tensor = untransposed(unscaled(tensor, match, factor, precision, type), match, axes, type);
         }
-        return tensor;
+        return operandSource(tensor, match, axes, pick, type, takePicks);
     }
 
     //! Whether shuffle `l` gives its input's shape back without moving an element (a reshape to the same extents).
@@ -450,7 +602,7 @@ private:
             {
                 continue;
             }
-            match.scalarConstants.push_back(scalarProducer(select, p));
+            match.constants.push_back(scalarProducer(select, p));
             match.layers.push_back(isNaN);
             match.layers.push_back(select);
             match.params.zeroNaNProbabilities = true;
@@ -459,7 +611,9 @@ private:
         return std::nullopt;
     }
 
-    std::optional<Match> matchAround(size_t softmax) const
+    //! The attention around SoftMax `softmax`, its operands picked from a shared transpose's input where
+    //! `takePicks`.
+    std::optional<Match> matchAround(size_t softmax, bool takePicks) const
     {
         LayerRecord const& normalize = mModel.layers[softmax];
         auto const* softmaxParams = paramsOf<network::SoftMaxParams>(normalize);
@@ -513,7 +667,7 @@ private:
             match.params.scoresRounding = absorb(*path->rounding, match);
         }
         match.layers.insert(match.layers.end(), path->scalings.begin(), path->scalings.end());
-        match.scalarConstants.insert(match.scalarConstants.end(), path->constants.begin(), path->constants.end());
+        match.constants.insert(match.constants.end(), path->constants.begin(), path->constants.end());
         size_t const first = path->product;
         auto const* firstParams = paramsOf<network::MatrixMultiplyParams>(mModel.layers[first]);
         if (firstParams->op0 != MatrixOperation::kNONE
@@ -557,23 +711,26 @@ private:
             match.params.valuesRounding = absorb(*pair, match);
             values = pair->source;
         }
-        match.values = untransposed(values, match, match.params.valueAxes, type);
-        match.query = operandOrigin(
-            mModel.layers[first].inputs[0], match, match.params.queryRounding, match.params.queryAxes, precision, type);
-        match.keys = operandOrigin(
-            mModel.layers[first].inputs[1], match, match.params.keysRounding, match.params.keyAxes, precision, type);
+        match.values = operandSource(values, match, match.params.valueAxes, match.params.valuePick, type, takePicks);
+        match.query = operandOrigin(mModel.layers[first].inputs[0], match, match.params.queryRounding,
+            match.params.queryAxes, match.params.queryPick, precision, type, takePicks);
+        match.keys = operandOrigin(mModel.layers[first].inputs[1], match, match.params.keysRounding,
+            match.params.keyAxes, match.params.keyPick, precision, type, takePicks);
         absorbOutputTransposes(match, type);
-        return shapesFit(match) ? std::optional<Match>(std::move(match)) : std::nullopt;
+        return absorbPickedTransposes(match) && shapesFit(match) ? std::optional<Match>(std::move(match))
+                                                                 : std::nullopt;
     }
 
-    //! Whether query, keys and values have the output's rank (their leading extents broadcast into its, as the
-    //! products' shape rules required), and depths the backend takes.
+    //! Whether query, keys and values have the output's rank, or one axis more where picked (their leading extents
+    //! broadcast into its, as the products' shape rules required), and depths the backend takes.
     bool shapesFit(Match const& match) const
     {
         size_t const rank = mModel.tensors[match.output].dims.size();
-        for (int32_t t : {match.query, match.keys, match.values})
+        network::AttentionParams const& p = match.params;
+        for (auto const& [t, pick] :
+            {std::pair{match.query, p.queryPick}, {match.keys, p.keyPick}, {match.values, p.valuePick}})
         {
-            if (!sameRank(t, match.output))
+            if (mModel.tensors[t].dims.size() != rank + (pick.picks() ? 1 : 0))
             {
                 return false;
             }
@@ -623,7 +780,7 @@ private:
         {
             mReaders[t].push_back(at);
         }
-        for (size_t c : match.scalarConstants)
+        for (size_t c : match.constants)
         {
             if (mModel.layers[c].type != LayerType::kCONSTANT)
             {

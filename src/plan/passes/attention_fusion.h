@@ -3,8 +3,10 @@
 // (network::AttentionParams), as PyTorch's exports of BERT, ViT, GPT-2 and Whisper spell attention. Constant
 // scalars that multiply the query or the keys before the first product join the scale. Quantized exports' Q -> DQ
 // pairs of one scale (INT8 or FP8) on the query, keys and values, after the scores' scaling and before the second
-// product join as the layer's roundings; a scaling before an operand's pair then multiplies that operand. The
-// backend's kernel then never writes the scores or the probabilities to memory.
+// product join as the layer's roundings; a scaling before an operand's pair then multiplies that operand. Operands
+// split off one transpose's output (Transpose -> Split -> Squeeze, timm's `qkv.unbind(0)`) are read in place from the
+// transpose's input where the attention reads all of its slices (AttentionPick). The backend's kernel then never
+// writes the scores or the probabilities to memory, nor copies the heads apart.
 #pragma once
 
 #include "plan/plan_model.h"

@@ -1,11 +1,12 @@
 // The CPU reference of the fused attention layer (network/fused/attention.h, backend/shared/attention_geometry.h):
 // values worked by hand, and operands stored with their axes permuted (the transposes the CUDA fusion absorbs) giving
-// exactly what the same operands stored as read give.
+// exactly what the same operands stored as read give, as do operands picked from one tensor that holds all three.
 #include "backend/cpu/layer_kernels.h"
 #include "nn_test_utils.h"
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -138,6 +139,61 @@ TEST(AttentionReference, PermutedOperandsReadAsTheTransposesTheyReplace)
     std::vector<float> const fromColumns
         = attention(byColumn, swapMiddleAxes(q), swapMiddleAxes(k), swapMiddleAxes(v), &mask, {2, 5, 3, 4});
     EXPECT_EQ(fromColumns, stored);
+}
+
+//! Logical operands [B, H, N, D] stored together as timm's qkv product [B, N, 3, H, D], operand t at index t of axis 2.
+HostTensor stackedAsQkv(std::array<HostTensor const*, 3> const& operands)
+{
+    Shape const& s = operands[0]->shape;
+    std::vector<float> stacked(static_cast<size_t>(3 * s[0] * s[1] * s[2] * s[3]));
+    for (int64_t t = 0; t < 3; ++t)
+    {
+        std::vector<float> const in = operands[static_cast<size_t>(t)]->floats();
+        for (int64_t b = 0; b < s[0]; ++b)
+            for (int64_t h = 0; h < s[1]; ++h)
+                for (int64_t n = 0; n < s[2]; ++n)
+                    for (int64_t d = 0; d < s[3]; ++d)
+                    {
+                        stacked[static_cast<size_t>((((b * s[2] + n) * 3 + t) * s[1] + h) * s[3] + d)]
+                            = in[static_cast<size_t>(((b * s[1] + h) * s[2] + n) * s[3] + d)];
+                    }
+    }
+    return fromFloats({s[0], s[2], 3, s[1], s[3]}, stacked);
+}
+
+TEST(AttentionReference, PickedOperandsReadTheirIndexOfTheTensorThatHoldsThem)
+{
+    Shape const logical{2, 3, 5, 4};
+    int64_t const count = std::accumulate(logical.begin(), logical.end(), int64_t{1}, std::multiplies<>());
+    HostTensor const q = fromFloats(logical, smallIntegers(count, 4));
+    HostTensor const k = fromFloats(logical, smallIntegers(count, 5)); // by row
+    HostTensor const v = fromFloats(logical, smallIntegers(count, 6));
+    AttentionParams plain;
+    plain.scale = 0.25F;
+    plain.keysByRow = true;
+    std::vector<float> const expected = attention(plain, q, k, v, nullptr, logical);
+
+    // Each operand's batch, heads, tokens and depth are axes 0, 3, 1 and 4 of [B, N, 3, H, D].
+    AttentionParams picked = plain;
+    picked.queryAxes = picked.keyAxes = picked.valueAxes = order({0, 3, 1, 4});
+    picked.queryPick = {2, 0};
+    picked.keyPick = {2, 1};
+    picked.valuePick = {2, 2};
+    HostTensor const qkv = stackedAsQkv({&q, &k, &v});
+    EXPECT_EQ(attention(picked, qkv, qkv, qkv, nullptr, logical), expected);
+
+    // The values picked from index 0 read the query.
+    AttentionParams queryAsValues = picked;
+    queryAsValues.valuePick = {2, 0};
+    EXPECT_EQ(attention(queryAsValues, qkv, qkv, qkv, nullptr, logical), attention(plain, q, k, q, nullptr, logical));
+
+    // An index past the axis, or an axis order that names the picked axis, is refused.
+    AttentionParams beyond = picked;
+    beyond.keyPick = {2, 3};
+    EXPECT_THROW(attention(beyond, qkv, qkv, qkv, nullptr, logical), std::invalid_argument);
+    AttentionParams twice = picked;
+    twice.queryAxes = order({0, 3, 2, 4});
+    EXPECT_THROW(attention(twice, qkv, qkv, qkv, nullptr, logical), std::invalid_argument);
 }
 
 TEST(AttentionReference, AnAxisOrderThatIsNoPermutationIsRefused)

@@ -201,18 +201,18 @@ private:
         int64_t firstRow, float* scores, std::byte* scratchpad) const
     {
         dnnl::engine const& engine = mState.engine;
-        products.scores.run(engine, operands.query + g.offset(g.queryLayout.batch, b) + firstRow * g.queryLayout.row,
-            operands.keys + g.offset(g.keyLayout.batch, b), scores, scratchpad);
+        products.scores.run(engine, operands.query + g.offset(g.queryLayout, b) + firstRow * g.queryLayout.row,
+            operands.keys + g.offset(g.keyLayout, b), scores, scratchpad);
         for (int64_t r = 0; r < products.rows; ++r)
         {
             float const* mask = operands.mask == nullptr
                 ? nullptr
-                : operands.mask + g.offset(g.maskLayout.batch, b) + (firstRow + r) * g.maskLayout.row;
+                : operands.mask + g.offset(g.maskLayout, b) + (firstRow + r) * g.maskLayout.row;
             softmaxOfScores(
                 scores + r * g.keys, g.keys, mParams.scale, mask, g.maskLayout.column, mParams.zeroNaNProbabilities);
         }
-        products.weighted.run(engine, scores, operands.values + g.offset(g.valueLayout.batch, b),
-            operands.output + g.offset(g.outputLayout.batch, b) + firstRow * g.outputLayout.row, scratchpad);
+        products.weighted.run(engine, scores, operands.values + g.offset(g.valueLayout, b),
+            operands.output + g.offset(g.outputLayout, b) + firstRow * g.outputLayout.row, scratchpad);
     }
 
     State& mState;

@@ -13,13 +13,18 @@ namespace kiln::cuda
 namespace
 {
 
-//! Permutation `axes` of an operand of `rank` axes, as text.
-std::string axesText(nvinfer1::Permutation const& axes, size_t rank)
+//! Permutation `axes` of an operand stored in `storedRank` axes, one of them its pick's where `pick` picks, as text.
+std::string axesText(nvinfer1::Permutation const& axes, size_t storedRank, network::AttentionPick const& pick = {})
 {
     std::string text;
+    size_t const rank = storedRank - (pick.picks() && storedRank > 0 ? 1 : 0);
     for (size_t i = 0; i < rank; ++i)
     {
         text += (i == 0 ? "" : ",") + std::to_string(axes.order[i]);
+    }
+    if (pick.picks())
+    {
+        text += " pick " + std::to_string(pick.axis) + ":" + std::to_string(pick.index);
     }
     return text;
 }
@@ -29,10 +34,11 @@ std::string describe(network::AttentionParams const& params, AttentionOperandSha
 {
     std::ostringstream text;
     text << "attention type " << static_cast<int32_t>(nvinfer1::DataType::kHALF) << " query " << shapeSpec(shapes[0])
-         << " axes " << axesText(params.queryAxes, shapes[0].size()) << " keys " << shapeSpec(shapes[1]) << " axes "
-         << axesText(params.keyAxes, shapes[1].size()) << " by row " << params.keysByRow << " values "
-         << shapeSpec(shapes[2]) << " axes " << axesText(params.valueAxes, shapes[2].size()) << " output "
-         << shapeSpec(shapes[3]) << " axes " << axesText(params.outputAxes, shapes[3].size());
+         << " axes " << axesText(params.queryAxes, shapes[0].size(), params.queryPick) << " keys "
+         << shapeSpec(shapes[1]) << " axes " << axesText(params.keyAxes, shapes[1].size(), params.keyPick) << " by row "
+         << params.keysByRow << " values " << shapeSpec(shapes[2]) << " axes "
+         << axesText(params.valueAxes, shapes[2].size(), params.valuePick) << " output " << shapeSpec(shapes[3])
+         << " axes " << axesText(params.outputAxes, shapes[3].size());
     return text.str();
 }
 

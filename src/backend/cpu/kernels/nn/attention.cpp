@@ -56,7 +56,7 @@ std::vector<float> roundedRows(ConstTensorView const& operand, AttentionGeometry
     AttentionGeometry::Operand const& layout, int64_t b, int64_t rows, int64_t columns,
     AttentionRounding const& rounding, DataType type)
 {
-    int64_t const first = g.offset(layout.batch, b);
+    int64_t const first = g.offset(layout, b);
     std::vector<float> matrix(static_cast<size_t>(rows * columns));
     for (int64_t r = 0; r < rows; ++r)
     {
@@ -89,8 +89,7 @@ double scoreRow(AttentionGeometry const& g, AttentionParams const& params, DataT
         }
         if (g.masked)
         {
-            score += loadFloat(
-                inputs[3], g.offset(g.maskLayout.batch, b) + i * g.maskLayout.row + j * g.maskLayout.column);
+            score += loadFloat(inputs[3], g.offset(g.maskLayout, b) + i * g.maskLayout.row + j * g.maskLayout.column);
         }
         scores[static_cast<size_t>(j)] = score;
         maximum = std::max(maximum, score);
@@ -124,7 +123,7 @@ void run(network::AttentionParams const& params, LayerInputs const& inputs, Laye
             = roundedRows(keys, g, g.keyLayout, b, g.keys, g.depth, params.keysRounding, type);
         std::vector<float> const valueRows
             = roundedRows(values, g, g.valueLayout, b, g.keys, g.valueDepth, params.valuesRounding, type);
-        int64_t const o0 = g.offset(g.outputLayout.batch, b);
+        int64_t const o0 = g.offset(g.outputLayout, b);
         for (int64_t i = 0; i < g.queries; ++i)
         {
             double const maximum

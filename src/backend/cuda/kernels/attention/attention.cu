@@ -851,9 +851,10 @@ attention::Problem<T> problemOf(network::AttentionParams const& params, LayerInp
 {
     bool const masked = inputs.size() > 3 && inputs[3].data != nullptr;
     attention::Problem<T> problem{};
-    problem.query = static_cast<T const*>(inputs[0].data);
-    problem.keys = static_cast<T const*>(inputs[1].data);
-    problem.values = static_cast<T const*>(inputs[2].data);
+    // Each operand's first matrix: the kernels add only the batch strides to these.
+    problem.query = static_cast<T const*>(inputs[0].data) + g.queryLayout.start;
+    problem.keys = static_cast<T const*>(inputs[1].data) + g.keyLayout.start;
+    problem.values = static_cast<T const*>(inputs[2].data) + g.valueLayout.start;
     problem.mask = masked ? inputs[3].data : nullptr;
     problem.output = static_cast<T*>(output.data);
     problem.maskType = masked ? inputs[3].type : DataType::kFLOAT;
@@ -882,13 +883,12 @@ attention::Problem<T> problemOf(network::AttentionParams const& params, LayerInp
     return problem;
 }
 
-void runHalf(HalfProblem problem, Grids grids, LayerInputs const& inputs, TensorView const& output,
-    backend::AttentionGeometry const& g, cudaStream_t stream)
+void runHalf(HalfProblem problem, Grids grids, backend::AttentionGeometry const& g, cudaStream_t stream)
 {
-    problem.vectorQuery = movesInGroupsOf(8, inputs[0].data, g, g.queryLayout, g.depth);
-    problem.vectorKeys = movesInGroupsOf(8, inputs[1].data, g, g.keyLayout, g.depth);
-    problem.vectorValues = movesInGroupsOf(8, inputs[2].data, g, g.valueLayout, g.valueDepth);
-    problem.pairedOutput = movesInGroupsOf(2, output.data, g, g.outputLayout, g.valueDepth);
+    problem.vectorQuery = movesInGroupsOf(8, problem.query, g, g.queryLayout, g.depth);
+    problem.vectorKeys = movesInGroupsOf(8, problem.keys, g, g.keyLayout, g.depth);
+    problem.vectorValues = movesInGroupsOf(8, problem.values, g, g.valueLayout, g.valueDepth);
+    problem.pairedOutput = movesInGroupsOf(2, problem.output, g, g.outputLayout, g.valueDepth);
     withKernelDepth(std::max(g.depth, g.valueDepth), [&](auto depth) {
         // Tiles of 64 keys; at depth 128, of 32 keys in 16-key steps, two warps a tile.
         constexpr int kTileKeys = depth() == 128 ? 32 : 64;
@@ -920,7 +920,7 @@ void runAttentionKernel(
     }
     if (type == DataType::kHALF)
     {
-        runHalf(problemOf<__half>(params, inputs, output, g), gridsOf(params), inputs, output, g, stream);
+        runHalf(problemOf<__half>(params, inputs, output, g), gridsOf(params), g, stream);
         return;
     }
     if (params.rounds())

@@ -3,6 +3,7 @@
 #include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend/shared/attention_geometry.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,8 @@ constexpr int64_t kCudnnMaxDepth = 128;
 constexpr int64_t kCudnnFewestKeys = 256;
 //! Elements of a 16-byte row start or vector, in FP16.
 constexpr int64_t kAlignedElements = 8;
+//! The bytes of one FP16 element, the one type cuDNN's attention runs here.
+constexpr int64_t kHalfBytes = 2;
 
 //! One batch axis of the four operands (query, keys, values, output): its extent and their strides along it.
 struct BatchAxis
@@ -151,7 +154,8 @@ AttentionLayer::AttentionLayer(network::AttentionParams const& params, LayerCont
     }
 }
 
-AttentionGraph* AttentionLayer::planFor(LayerInputs const& inputs, TensorView const& output, cudaStream_t stream)
+AttentionLayer::ShapePlan& AttentionLayer::planFor(
+    LayerInputs const& inputs, TensorView const& output, cudaStream_t stream)
 {
     // Compared in place: a run at a kept shape allocates nothing.
     for (ShapePlan& kept : mPlans)
@@ -159,13 +163,13 @@ AttentionGraph* AttentionLayer::planFor(LayerInputs const& inputs, TensorView co
         if (kept.shapes[0] == inputs[0].shape && kept.shapes[1] == inputs[1].shape && kept.shapes[2] == inputs[2].shape
             && kept.shapes[3] == output.shape)
         {
-            return kept.graph ? &*kept.graph : nullptr;
+            return kept;
         }
     }
     std::array<Shape, 4> const shapes{inputs[0].shape, inputs[1].shape, inputs[2].shape, output.shape};
     Geometry const g = backend::attentionGeometry({shapes[0], shapes[1], shapes[2], nullptr, shapes[3]}, mParams);
     std::optional<SdpaOperands> const operands = sdpaOperandsOf(g);
-    ShapePlan made{shapes, std::nullopt};
+    ShapePlan made{shapes, std::nullopt, {g.queryLayout.start, g.keyLayout.start, g.valueLayout.start}};
     if (operands && (mChoice == Choice::kCUDNN || g.keys >= kCudnnFewestKeys))
     {
         made.graph = AttentionGraph::make(
@@ -182,7 +186,7 @@ AttentionGraph* AttentionLayer::planFor(LayerInputs const& inputs, TensorView co
         mOldestPlan = (mOldestPlan + 1) % kShapesKept;
         *slot = std::move(made);
     }
-    return slot->graph ? &*slot->graph : nullptr;
+    return *slot;
 }
 
 void AttentionLayer::run(LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
@@ -191,14 +195,22 @@ void AttentionLayer::run(LayerInputs const& inputs, LayerOutputs const& outputs,
     TensorView const& output = outputs.at(0);
     bool const tried = mChoice != Choice::kKERNEL && mWorkspace.size() != 0 && cudnnComputes(mParams, inputs, output)
         && output.count() != 0;
-    AttentionGraph* const graph = tried ? planFor(inputs, output, stream) : nullptr;
-    if (graph != nullptr && graphAligned(inputs[0].data) && graphAligned(inputs[1].data) && graphAligned(inputs[2].data)
-        && graphAligned(output.data))
+    ShapePlan* const plan = tried ? &planFor(inputs, output, stream) : nullptr;
+    if (plan != nullptr && plan->graph)
     {
-        graph->execute(mHandles.cudnn(stream),
-            SdpaData{inputs[0].data, inputs[1].data, inputs[2].data, output.data, mWorkspace.data()});
-        mRanOnCudnn = true;
-        return;
+        std::array<void const*, 3> operands{};
+        for (size_t i = 0; i < operands.size(); ++i)
+        {
+            operands[i] = static_cast<std::byte const*>(inputs[i].data) + plan->starts[i] * kHalfBytes;
+        }
+        if (graphAligned(operands[0]) && graphAligned(operands[1]) && graphAligned(operands[2])
+            && graphAligned(output.data))
+        {
+            plan->graph->execute(mHandles.cudnn(stream),
+                SdpaData{operands[0], operands[1], operands[2], output.data, mWorkspace.data()});
+            mRanOnCudnn = true;
+            return;
+        }
     }
     runAttentionKernel(mParams, inputs, outputs, stream);
 }

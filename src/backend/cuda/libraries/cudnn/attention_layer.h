@@ -37,6 +37,7 @@ private:
     {
         std::array<Shape, 4> shapes; //!< query, keys, values, output
         std::optional<AttentionGraph> graph;
+        std::array<int64_t, 3> starts{}; //!< the elements query, keys and values start at (their picks)
     };
     static constexpr size_t kShapesKept = 4;
     //! The most workspace a cuDNN plan may take: its Hopper engines take 256 bytes or none, and the buffer is made
@@ -52,9 +53,9 @@ private:
     };
     static Choice choiceOf(plan::LayerRecord const& record);
 
-    //! The plan for this run's shapes: a kept one, else made now (replacing the oldest kept); nullptr where cuDNN
-    //! does not take them, or where the choice leaves them to Kiln's kernel.
-    AttentionGraph* planFor(LayerInputs const& inputs, TensorView const& output, cudaStream_t stream);
+    //! The plan for this run's shapes: a kept one, else made now (replacing the oldest kept); without a graph where
+    //! cuDNN does not take them, or where the choice leaves them to Kiln's kernel.
+    ShapePlan& planFor(LayerInputs const& inputs, TensorView const& output, cudaStream_t stream);
 
     network::AttentionParams const& mParams;
     LibraryHandles& mHandles;
