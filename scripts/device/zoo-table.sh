@@ -9,7 +9,9 @@
 #   run(command="bash .debs/detached.sh start bash .debs/zoo-table.sh --seconds 0.5", carry=[".debs"],
 #       kind="nvidia-h200-x4")
 #   run(command="bash .debs/detached.sh follow", carry=[".debs"], kind="nvidia-h200-x4")
-# Arguments go to every zoo_gpu.py. Each job's rows are $OUT/zoo-table-gpuN.txt, its warnings $OUT/zoo-table-gpuN.log.
+# Arguments go to every zoo_gpu.py. Each job's rows are $OUT/zoo-table-gpuN.txt; the jobs' warnings, one after the
+# other, $OUT/zoo-table.log (one file for all: the device tool brings back at most 8 files, and a machine of four GPUs
+# with torch.compile's cache and detached.sh's log would make more).
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/.."
 source "$here/build-kiln.sh"
@@ -32,7 +34,7 @@ for ((gpu = 0; gpu < table_gpus; gpu++)); do
   for ((i = gpu; i < ${#models[@]}; i += table_gpus)); do share+=("${models[i]}"); done
   only=$(IFS=,; echo "${share[*]}")
   (CUDA_VISIBLE_DEVICES=$gpu taskset -c "$(cores_of $gpu)" python3 -u bench/zoo_gpu.py --kiln "$kiln" --only "$only" \
-      --batch 1,8 --compile '' "$@" > "$OUT/zoo-table-gpu$gpu.txt" 2> "$OUT/zoo-table-gpu$gpu.log"
+      --batch 1,8 --compile '' "$@" > "$OUT/zoo-table-gpu$gpu.txt" 2> "/tmp/zoo-table-gpu$gpu.log"
     echo "== GPU $gpu ($only) ended with exit status $?") &
   jobs_running+=($!)
 done
@@ -45,13 +47,16 @@ if [ -n "$compile" ]; then
   (while sleep 60; do bash "$here/inductor-cache.sh" save > /dev/null; done) &
   saver=$!
   (CUDA_VISIBLE_DEVICES=$gpu taskset -c "$(cores_of $gpu)" python3 -u bench/zoo_gpu.py --kiln "$kiln" --only "$compile" \
-      --batch 8 --compile "$compile" --skip-accuracy "$@" > "$OUT/zoo-table-gpu$gpu.txt" 2> "$OUT/zoo-table-gpu$gpu.log"
+      --batch 8 --compile "$compile" --skip-accuracy "$@" > "$OUT/zoo-table-gpu$gpu.txt" 2> "/tmp/zoo-table-gpu$gpu.log"
     echo "== GPU $gpu (torch.compile: $compile) ended with exit status $?") &
   jobs_running+=($!)
 fi
 
 wait "${jobs_running[@]}"
 [ -z "$compile" ] || { kill "$saver"; bash "$here/inductor-cache.sh" save; }
+for ((gpu = 0; gpu < gpus; gpu++)); do
+  [ ! -s "/tmp/zoo-table-gpu$gpu.log" ] || { echo "== GPU $gpu"; cat "/tmp/zoo-table-gpu$gpu.log"; } >> "$OUT/zoo-table.log"
+done
 for table in "$OUT"/zoo-table-gpu*.txt; do
   echo "== $table"
   sed -n '/^Summary/,$p' "$table"

@@ -817,6 +817,40 @@ TEST(CudaAttentionFusion, OperandsSplitOffOneProductAreReadFromIt)
     }
 }
 
+TEST(CudaAttentionFusion, PicksAreWrittenAndCheckedWithThePlan)
+{
+    AttentionCase c{};
+    c.splitProduct = true;
+    c.mask = false;
+    kiln::plan::PlanModel const model = cudaPlanOf(c.maker(), true);
+    std::vector<uint8_t> const bytes = kiln::plan::writePlan(model);
+    kiln::plan::PlanModel back;
+    std::string error;
+    ASSERT_TRUE(kiln::plan::readPlan(bytes.data(), bytes.size(), back, error)) << error;
+    kiln::plan::LayerRecord const* layer = attentionLayer(back);
+    ASSERT_NE(layer, nullptr);
+    auto const* read = kiln::plan::paramsOf<kiln::network::AttentionParams>(*layer);
+    EXPECT_EQ(read->keyPick.axis, 2);
+    EXPECT_EQ(read->keyPick.index, 1);
+    EXPECT_EQ(read->valuePick.index, 2);
+    // A hand-edited or hostile record: a pick of an axis the tensor lacks, or of a negative index, is refused naming
+    // the layer and the operand.
+    size_t const at = static_cast<size_t>(layer - back.layers.data());
+    for (kiln::network::AttentionPick const pick :
+        {kiln::network::AttentionPick{5, 0}, kiln::network::AttentionPick{2, -1}, kiln::network::AttentionPick{-2, 0}})
+    {
+        kiln::plan::PlanModel edited = back;
+        auto params = std::make_shared<kiln::network::AttentionParams>(*read);
+        params->valuePick = pick;
+        edited.layers[at].params = params;
+        std::string refusal;
+        EXPECT_FALSE(kiln::plan::validatePlan(edited, refusal)) << pick.axis << ":" << pick.index;
+        EXPECT_NE(refusal.find("picks its values as index " + std::to_string(pick.index)), std::string::npos)
+            << refusal;
+        EXPECT_NE(refusal.find(edited.layers[at].name.substr(0, 20)), std::string::npos) << refusal;
+    }
+}
+
 TEST(CudaAttention, OperandsReadInPlaceFromTheProductTheyAreSplitFrom)
 {
     SKIP_WITHOUT_GPU();

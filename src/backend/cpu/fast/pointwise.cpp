@@ -74,15 +74,11 @@ Shape storedStrides(ConstTensorView const& input, Shape const& shape, TensorForm
     return stored;
 }
 
-//! Copies the `count` elements of `input` that output elements `start`... read into `block`.
+//! Copies the `count` elements of `input` that output elements `start`... read into `block` (not a single element's:
+//! that block is filled once for all).
 void gather(
     float const* input, InputLayout const& layout, Shape const& shape, int64_t start, int64_t count, float* block)
 {
-    if (layout.single)
-    {
-        std::fill(block, block + count, input[0]);
-        return;
-    }
     size_t const rank = shape.size();
     Shape coordinates(rank);
     int64_t rest = start;
@@ -190,18 +186,27 @@ public:
             // Per thread: one block per step's result and per gathered input.
             std::vector<float> registers(static_cast<size_t>(kBlock) * (mSteps.size() + inputs.size()));
             std::vector<float const*> sources(inputs.size());
+            float* const gathered = registers.data() + kBlock * static_cast<int64_t>(mSteps.size());
+            for (size_t i = 0; i < inputs.size(); ++i)
+            {
+                // A repeated element's block is the same for every block of the output: filled once.
+                if (prepared.inputs[i].single)
+                {
+                    float* const block = gathered + kBlock * static_cast<int64_t>(i);
+                    std::fill(block, block + std::min(kBlock, count), *static_cast<float const*>(inputs[i].data));
+                }
+            }
 #pragma omp for schedule(static)
             for (int64_t b = 0; b < blocks; ++b)
             {
                 int64_t const start = b * kBlock;
                 int64_t const n = std::min(kBlock, count - start);
-                float* const gathered = registers.data() + kBlock * static_cast<int64_t>(mSteps.size());
                 for (size_t i = 0; i < inputs.size(); ++i)
                 {
                     auto const* data = static_cast<float const*>(inputs[i].data);
                     InputLayout const& layout = prepared.inputs[i];
                     float* const block = gathered + kBlock * static_cast<int64_t>(i);
-                    if (!layout.inPlace)
+                    if (!layout.inPlace && !layout.single)
                     {
                         gather(data, layout, prepared.storedShape, start, n, block);
                     }
