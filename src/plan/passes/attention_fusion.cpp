@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -300,7 +301,7 @@ private:
     }
 
     //! The index slice `l` keeps along `axis`, where it keeps one there and every other axis whole (stride 1, start
-    //! and size fixed while building).
+    //! and size fixed while building, the start inside the axis).
     std::optional<int32_t> sliceIndex(size_t l, size_t axis) const
     {
         LayerRecord const& record = mModel.layers[l];
@@ -314,8 +315,12 @@ private:
         std::vector<int32_t> const& in = mModel.tensors[record.inputs[0]].dims;
         std::vector<int32_t> const& out = mModel.tensors[record.outputs[0]].dims;
         auto const rank = static_cast<int32_t>(in.size());
+        // The index must lie inside the axis, whose extent must be a constant: otherwise the slice runs, and its
+        // kernel reports a start outside it.
+        std::optional<int64_t> const extent = constantExtent(mModel, record.inputs[0], axis);
         if (params->start.nbDims != rank || params->stride.nbDims != rank || out.size() != in.size()
-            || constantExtent(mModel, record.outputs[0], axis) != 1 || params->start.d[axis] < 0)
+            || constantExtent(mModel, record.outputs[0], axis) != 1 || !extent || params->start.d[axis] < 0
+            || params->start.d[axis] >= *extent || params->start.d[axis] > std::numeric_limits<int32_t>::max())
         {
             return std::nullopt;
         }
