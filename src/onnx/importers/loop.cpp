@@ -14,6 +14,8 @@
 #include "onnx/importer_table.h"
 #include "onnx/network_helpers.h"
 
+#include <algorithm>
+
 namespace kiln::onnxparser
 {
 namespace
@@ -75,6 +77,18 @@ std::string identitySource(::onnx::GraphProto const& body, std::string name)
     return name;
 }
 
+//! Whether the body names one of its own values `name`: an input, an initializer or a node's output.
+bool definesName(::onnx::GraphProto const& body, std::string const& name)
+{
+    auto const named = [&](auto const& items) {
+        return std::any_of(items.begin(), items.end(), [&](auto const& item) { return item.name() == name; });
+    };
+    return named(body.input()) || named(body.initializer())
+        || std::any_of(body.node().begin(), body.node().end(), [&](::onnx::NodeProto const& node) {
+               return std::find(node.output().begin(), node.output().end(), name) != node.output().end();
+           });
+}
+
 //! Whether the body gives back a true condition wherever it is given one: it passes its condition input through
 //! unchanged, or gives a constant true of the enclosing graph (TorchScript's for loops export both ways), each through
 //! any Identity nodes.
@@ -85,29 +99,9 @@ bool keepsConditionTrue(ImportContext const& ctx, ::onnx::GraphProto const& body
     {
         return true;
     }
-    for (::onnx::ValueInfoProto const& input : body.input())
+    if (definesName(body, source))
     {
-        if (input.name() == source)
-        {
-            return false;
-        }
-    }
-    for (::onnx::TensorProto const& initializer : body.initializer())
-    {
-        if (initializer.name() == source)
-        {
-            return false;
-        }
-    }
-    for (::onnx::NodeProto const& node : body.node())
-    {
-        for (std::string const& output : node.output())
-        {
-            if (output == source)
-            {
-                return false; // the body's own value, which may shadow an enclosing name
-            }
-        }
+        return false; // the body's own value, which may shadow an enclosing name
     }
     Value const* enclosing = ctx.find(source);
     if (enclosing == nullptr || !enclosing->isConstant())

@@ -76,10 +76,7 @@ public:
             {
                 continue;
             }
-            // Picked operands need every reader of the transpose they are sliced from in the match; where another
-            // layer reads it, the attention still fuses, reading the transpose's slices.
-            std::optional<Match> match = matchAround(l, true);
-            match = match ? match : matchAround(l, false);
+            std::optional<Match> const match = matchAround(l, true);
             if (match)
             {
                 apply(*match);
@@ -722,8 +719,13 @@ private:
         match.keys = operandOrigin(mModel.layers[first].inputs[1], match, match.params.keysRounding,
             match.params.keyAxes, match.params.keyPick, precision, type, takePicks);
         absorbOutputTransposes(match, type);
-        return absorbPickedTransposes(match) && shapesFit(match) ? std::optional<Match>(std::move(match))
-                                                                 : std::nullopt;
+        if (!absorbPickedTransposes(match))
+        {
+            // Another layer reads a transpose the operands are sliced from: the attention still fuses, reading the
+            // transpose's slices.
+            return matchAround(softmax, false);
+        }
+        return shapesFit(match) ? std::optional<Match>(std::move(match)) : std::nullopt;
     }
 
     //! Whether query, keys and values have the output's rank, or one axis more where picked (their leading extents
