@@ -90,11 +90,10 @@ struct Graph
     }
     BackendDescriptor const& intermediate(std::vector<int64_t> const& dims, cudnnDataType_t type)
     {
-        return parts.emplace_back(
-            kiln::cuda::graphTensor(nextVirtual++, dims, channelsLastStrides(dims), type, true));
+        return parts.emplace_back(kiln::cuda::graphTensor(nextVirtual++, dims, channelsLastStrides(dims), type, true));
     }
-    void pointwise(cudnnPointwiseMode_t mode, BackendDescriptor const& x, BackendDescriptor const* b,
-        BackendDescriptor const& y)
+    void pointwise(
+        cudnnPointwiseMode_t mode, BackendDescriptor const& x, BackendDescriptor const* b, BackendDescriptor const& y)
     {
         cudnnDataType_t const precision = CUDNN_DATA_FLOAT;
         BackendDescriptor& function = parts.emplace_back(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
