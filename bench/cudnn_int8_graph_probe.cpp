@@ -7,6 +7,8 @@
 // On the GPU machine: scripts/device/cudnn-int8-probe.sh [batch] (builds and runs this beside cudnn_int8_probe.cpp).
 #include "backend/cuda/libraries/cudnn/cudnn_backend.h"
 
+#include "resnet50_convolutions.h"
+
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
@@ -39,25 +41,7 @@ namespace
         }                                                                                                              \
     } while (0)
 
-struct Layer
-{
-    char const* name;
-    int c, h, w, k, r, stride, pad;
-};
-
-// ResNet-50's convolutions by kind (input channels, input extent, output maps, window, stride, padding).
-Layer const kLayers[] = {
-    {"stem 7x7/2 4 -> 64", 4, 224, 224, 64, 7, 2, 3},
-    {"layer1 1x1 64 -> 256", 64, 56, 56, 256, 1, 1, 0},
-    {"layer1 3x3 64 -> 64", 64, 56, 56, 64, 3, 1, 1},
-    {"layer1 1x1 256 -> 64", 256, 56, 56, 64, 1, 1, 0},
-    {"layer2 3x3 128 -> 128", 128, 28, 28, 128, 3, 1, 1},
-    {"layer2 1x1 512 -> 128", 512, 28, 28, 128, 1, 1, 0},
-    {"layer3 3x3 256 -> 256", 256, 14, 14, 256, 3, 1, 1},
-    {"layer3 1x1 1024 -> 256", 1024, 14, 14, 256, 1, 1, 0},
-    {"layer4 3x3 512 -> 512", 512, 7, 7, 512, 3, 1, 1},
-    {"layer4 1x1 512 -> 2048", 512, 7, 7, 2048, 1, 1, 0},
-};
+using Layer = resnet50::Convolution;
 
 enum Id : int64_t
 {
@@ -81,7 +65,7 @@ struct Graph
 {
     cudnnHandle_t handle;
     std::deque<BackendDescriptor> parts;
-    std::vector<BackendDescriptor const*> operations;
+    std::vector<BackendDescriptor> operations;
     int64_t nextVirtual = kVirtual;
 
     BackendDescriptor const& tensor(int64_t id, std::vector<int64_t> const& dims, cudnnDataType_t type)
@@ -95,21 +79,7 @@ struct Graph
     void pointwise(
         cudnnPointwiseMode_t mode, BackendDescriptor const& x, BackendDescriptor const* b, BackendDescriptor const& y)
     {
-        cudnnDataType_t const precision = CUDNN_DATA_FLOAT;
-        BackendDescriptor& function = parts.emplace_back(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
-        function.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode, "mode")
-            .set(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, 1, &precision, "precision")
-            .finalize("pointwise");
-        BackendDescriptor& operation = parts.emplace_back(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
-        operation.set(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, function, "function")
-            .set(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, x, "x")
-            .set(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, y, "y");
-        if (b != nullptr)
-        {
-            operation.set(CUDNN_ATTR_OPERATION_POINTWISE_BDESC, *b, "b");
-        }
-        operation.finalize("pointwise operation");
-        operations.push_back(&operation);
+        operations.push_back(kiln::cuda::pointwiseOperation(mode, x, b, y, parts));
     }
     void convolution(Layer const& layer, BackendDescriptor const& x, BackendDescriptor const& w,
         BackendDescriptor const& y, cudnnDataType_t accumulator)
@@ -126,7 +96,7 @@ struct Graph
             .finalize("convolution");
         float const one = 1.0F;
         float const zero = 0.0F;
-        BackendDescriptor& operation = parts.emplace_back(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+        BackendDescriptor& operation = operations.emplace_back(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
         operation.set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, x, "x")
             .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, w, "w")
             .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, y, "y")
@@ -134,15 +104,10 @@ struct Graph
             .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_TYPE_FLOAT, 1, &one, "alpha")
             .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &zero, "beta")
             .finalize("convolution operation");
-        operations.push_back(&operation);
     }
     BackendDescriptor finish()
     {
-        BackendDescriptor graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-        graph.set(CUDNN_ATTR_OPERATIONGRAPH_OPS, operations, "ops")
-            .set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle, "handle")
-            .finalize("graph");
-        return graph;
+        return kiln::cuda::operationGraph(handle, operations);
     }
 };
 
@@ -472,7 +437,7 @@ int main(int argc, char** argv)
     {
         return 1;
     }
-    for (Layer const& layer : kLayers)
+    for (Layer const& layer : resnet50::kConvolutions)
     {
         runLayer(handle, layer, batch);
     }
