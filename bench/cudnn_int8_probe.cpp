@@ -5,6 +5,8 @@
 // cuDNN's kernels would give for the convolution alone (no bias, activation, residual or per-channel scale: the legacy
 // API takes one scale for the whole output). On the GPU machine: scripts/device/cudnn-int8-probe.sh [batch], or
 //   nvcc -O2 bench/cudnn_int8_probe.cpp -lcudnn -o /tmp/cudnn_int8_probe && /tmp/cudnn_int8_probe [batch]
+#include "resnet50_convolutions.h"
+
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
@@ -39,25 +41,7 @@ bool ok(cudnnStatus_t status, char const* what)
     return true;
 }
 
-struct Layer
-{
-    char const* name;
-    int c, h, w, k, r, stride, pad;
-};
-
-// ResNet-50's convolutions by kind (input channels, input extent, output maps, window, stride, padding).
-Layer const kLayers[] = {
-    {"stem 7x7/2 (3 -> 64, padded to 4 channels for INT8)", 4, 224, 224, 64, 7, 2, 3},
-    {"layer1 1x1 64 -> 256", 64, 56, 56, 256, 1, 1, 0},
-    {"layer1 3x3 64 -> 64", 64, 56, 56, 64, 3, 1, 1},
-    {"layer1 1x1 256 -> 64", 256, 56, 56, 64, 1, 1, 0},
-    {"layer2 3x3 128 -> 128", 128, 28, 28, 128, 3, 1, 1},
-    {"layer2 1x1 512 -> 128", 512, 28, 28, 128, 1, 1, 0},
-    {"layer3 3x3 256 -> 256", 256, 14, 14, 256, 3, 1, 1},
-    {"layer3 1x1 1024 -> 256", 1024, 14, 14, 256, 1, 1, 0},
-    {"layer4 3x3 512 -> 512", 512, 7, 7, 512, 3, 1, 1},
-    {"layer4 1x1 512 -> 2048", 512, 7, 7, 2048, 1, 1, 0},
-};
+using Layer = resnet50::Convolution;
 
 struct Config
 {
@@ -206,7 +190,7 @@ int main(int argc, char** argv)
         return 1;
     }
     std::vector<double> totals(sizeof(kConfigs) / sizeof(kConfigs[0]), 0.0);
-    for (Layer const& layer : kLayers)
+    for (Layer const& layer : resnet50::kConvolutions)
     {
         std::printf("%s at %dx%d\n", layer.name, layer.h, layer.w);
         for (size_t i = 0; i < totals.size(); ++i)

@@ -4,13 +4,16 @@
 // configuration keeps every tensor linear) (checked without a GPU), and its results agree with the CPU reference
 // kernels, which run every layer as written. The INT8 tensors enter and leave the channels-last region through the
 // reformatter. Small cases run the layer through cuBLASLt's product; ManyTilesRunTheImplicitGemm gives channels-last
-// the implicit GEMM.
+// the implicit GEMM; CudnnGraphEnginesAgreeWithTheReference runs layers through cuDNN's graph engines, as the builder
+// chooses where they are faster (quantized_convolution_graph.h).
 //
 // Tolerance: the CUDA kernel sums the INT8 products exactly in INT32 and scales each sum once in FP32; the reference
 // sums the dequantized FP32 products and rounds the sum to FP32. The two differ by a few FP32 roundings of the sum.
 // Where the chain ends in a quantization that can move a value across a boundary of the INT8 grid: those outputs agree
 // within one step of the output's scale. FP32 outputs agree within 1e-5 of their magnitude. FP16 builds fuse the same
 // chains (the fused layer computes as in FP32 builds), and agree with the FP16 reference within its FP16 roundings.
+#include "backend/cuda/libraries/cudnn/quantized_convolution_graph.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend_comparison.h"
 #include "core/quantization.h"
 #include "network/fused/quantized_convolution.h"
@@ -22,6 +25,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace
@@ -156,8 +160,10 @@ NetworkMaker qdqNetwork(QdqConvolution const& c, std::vector<float> const& filte
 }
 
 //! The case's CUDA plan in `layout` fuses the convolution into one QuantizedConvolution reading INT8 in the format
-//! the layout gives (checked without a GPU), and runs as the CPU reference does (on a GPU).
-void expectCudaAgreesWithTheReference(QdqConvolution const& c, kiln::ConvolutionLayout layout, std::string const& what)
+//! the layout gives (checked without a GPU), and runs as the CPU reference does (on a GPU), with the builder's choice
+//! of kernels or, where given, `choice` (an AlgorithmChoice, encoded).
+void expectCudaAgreesWithTheReference(QdqConvolution const& c, kiln::ConvolutionLayout layout, std::string const& what,
+    std::optional<std::vector<uint8_t>> const& choice = std::nullopt)
 {
     int64_t const perMap = c.input.d[1] * c.kernel * c.kernel;
     std::vector<float> const filters = quantizedFilters(c.maps, perMap);
@@ -187,7 +193,9 @@ void expectCudaAgreesWithTheReference(QdqConvolution const& c, kiln::Convolution
     }
     auto const reference = [](IBuilderConfig& config) { kiln::setCpuKernels(config, kiln::CpuKernels::kREFERENCE); };
     auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, c.fp16, nullptr, reference);
-    auto const outputs = runOn(kiln::Backend::kCUDA, maker, inputs, c.fp16, nullptr, settings);
+    auto const outputs = choice
+        ? runPlan(kiln::Backend::kCUDA, withBackendChoice(model, kQuantizedConvolutionLayerType, *choice), inputs)
+        : runOn(kiln::Backend::kCUDA, maker, inputs, c.fp16, nullptr, settings);
     ASSERT_EQ(outputs.count("y"), 1U) << what;
     // In FP16 builds the reference rounds each layer's output to FP16, where the fused layer computes in FP32.
     double const relative = c.fp16 ? 2e-3 : 1e-5;
@@ -286,6 +294,75 @@ TEST(CudaQuantizedConvolution, ManyTilesRunTheImplicitGemm)
     c.input = Dims{4, {8, 1, 96, 97}};
     c.residual = Residual::kINT8;
     expectCudaAgreesWithTheReference(c, "7x7 stride 2 over 1 channel with an INT8 residual, many tiles");
+}
+
+//! The case's fused layer is one a cuDNN graph may run (checked without a GPU), and on a GPU cuDNN ranks engines for it
+//! and makes the first one's plan: a plan that chooses a graph engine runs it rather than Kiln's kernels.
+void expectACudnnGraphTakes(QdqConvolution const& c, std::string const& what)
+{
+    std::vector<float> const filters = quantizedFilters(c.maps, c.input.d[1] * c.kernel * c.kernel);
+    std::vector<float> const bias = spread(static_cast<size_t>(c.maps), -0.4F, 0.3F);
+    kiln::plan::PlanModel const model = cudaPlanOf(qdqNetwork(c, filters, bias));
+    auto const fused = layersOfType(model, kQuantizedConvolutionLayerType);
+    ASSERT_EQ(fused.size(), 1U) << what;
+    auto const& params = *kiln::plan::paramsOf<kiln::network::QuantizedConvolutionParams>(*fused[0]);
+    kiln::Shape const input = shapeOf(c.input);
+    ASSERT_TRUE(kiln::cuda::QuantizedConvolutionGraph::takes(params, input, firstInputFormat(model, *fused[0])))
+        << what;
+    if (!gpuPresent())
+    {
+        return;
+    }
+    cudnnHandle_t handle = nullptr;
+    ASSERT_EQ(cudnnCreate(&handle), CUDNN_STATUS_SUCCESS);
+    {
+        kiln::cuda::QuantizedConvolutionGraph graph(handle, params, input);
+        EXPECT_GT(graph.candidateCount(), 0) << what;
+        EXPECT_TRUE(graph.chooseOrFirstWorking(0, int64_t{256} << 20)) << what;
+    }
+    cudnnDestroy(handle);
+}
+
+TEST(CudaQuantizedConvolution, CudnnGraphEnginesAgreeWithTheReference)
+{
+    // Layers a cuDNN graph takes (channels-last, 16-channel multiples, INT8 output, ReLU or none, an INT8 residual or
+    // none: quantized_convolution_graph.h), run by the engines cuDNN ranks first and second, and by Kiln's kernels
+    // for comparison. An engine that cannot run the graph leaves the layer to the first that can.
+    using kiln::cuda::AlgorithmChoice;
+    std::vector<std::pair<QdqConvolution, std::string>> cases;
+    QdqConvolution c;
+    c.input = Dims{4, {2, 32, 11, 9}};
+    c.maps = 48;
+    cases.emplace_back(c, "3x3 over 32 channels into 48, bias, ReLU");
+    c.stride = 2;
+    c.dilation = 2;
+    c.padding = 2;
+    c.relu = false;
+    cases.emplace_back(c, "3x3 stride 2 dilation 2, no activation");
+    c = QdqConvolution{};
+    c.input = Dims{4, {3, 64, 7, 7}};
+    c.kernel = 1;
+    c.padding = 0;
+    c.maps = 32;
+    c.residual = Residual::kINT8;
+    cases.emplace_back(c, "1x1 over 64 channels into 32, INT8 residual, ReLU");
+    c.input = Dims{4, {6, 32, 30, 30}};
+    c.kernel = 3;
+    c.padding = 1;
+    c.maps = 64;
+    cases.emplace_back(c, "3x3 over 32 channels into 64, INT8 residual, ReLU, many tiles");
+    for (auto const& [shape, what] : cases)
+    {
+        expectACudnnGraphTakes(shape, what);
+        for (AlgorithmChoice const choice :
+            {AlgorithmChoice::graphEngine(0), AlgorithmChoice::graphEngine(1), AlgorithmChoice::kilnKernel()})
+        {
+            expectCudaAgreesWithTheReference(shape, kiln::ConvolutionLayout::kCHANNELS_LAST,
+                what + ", choice " + std::to_string(static_cast<int>(choice.source)) + ":"
+                    + std::to_string(choice.index),
+                choice.encode());
+        }
+    }
 }
 
 TEST(CudaQuantizedConvolution, ResidualsOfBothTypes)

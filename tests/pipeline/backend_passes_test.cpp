@@ -38,7 +38,7 @@ TEST(BackendPasses, CudaListsFusionsThenFormatsThenTiming)
         "quantized fusion", "quantized matrix multiply fusion", "column scale folding", "convolution epilogue fusion",
         "matrix multiply epilogue fusion", "normalization fusion", "point-wise chain fusion", "product merging",
         "channel permutations", "sample normalizations", "channels-last formats", "layout timing",
-        "convolution algorithms", "matrix multiply algorithms", "attention algorithms"};
+        "convolution algorithms", "INT8 convolution algorithms", "matrix multiply algorithms", "attention algorithms"};
     EXPECT_EQ(passesOf(kiln::Backend::kCUDA), expected);
 }
 #else

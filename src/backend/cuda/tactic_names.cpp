@@ -3,6 +3,7 @@
 #include "backend/cuda/passes/attention_tuning.h"
 #include "backend/cuda/tuning/algorithm_choice.h"
 #include "network/fused/attention.h"
+#include "network/fused/quantized_convolution.h"
 
 #include <cudnn.h>
 
@@ -97,6 +98,17 @@ std::string attentionName(plan::LayerRecord const& layer, AlgorithmChoice const&
     return "cuDNN's fused attention from 256 keys where it takes the shape (untimed), else Kiln's attention kernel";
 }
 
+//! An INT8 convolution's kernels: cuDNN's graph engine where the builder timed one faster and it takes the shape.
+std::string quantizedConvolutionName(AlgorithmChoice const& choice)
+{
+    if (choice.source == AlgorithmChoice::Source::kGRAPH_ENGINE)
+    {
+        return "cuDNN graph engine of rank " + std::to_string(choice.index)
+            + " (INT8, compiled at run time) where it takes the shape, else Kiln's INT8 kernels";
+    }
+    return "Kiln's INT8 kernels";
+}
+
 } // namespace
 
 std::string tacticName(plan::LayerRecord const& layer)
@@ -105,7 +117,8 @@ std::string tacticName(plan::LayerRecord const& layer)
     bool const convolution = layer.type == nvinfer1::LayerType::kCONVOLUTION;
     bool const deconvolution = layer.type == nvinfer1::LayerType::kDECONVOLUTION;
     bool const attention = layer.type == network::kAttentionLayerType;
-    if (!product && !convolution && !deconvolution && !attention)
+    bool const quantizedConvolution = layer.type == network::kQuantizedConvolutionLayerType;
+    if (!product && !convolution && !deconvolution && !attention && !quantizedConvolution)
     {
         return {};
     }
@@ -121,6 +134,10 @@ std::string tacticName(plan::LayerRecord const& layer)
     if (attention)
     {
         return attentionName(layer, choice);
+    }
+    if (quantizedConvolution)
+    {
+        return quantizedConvolutionName(choice);
     }
     return product ? productName(choice) : convolutionName(choice, deconvolution);
 }

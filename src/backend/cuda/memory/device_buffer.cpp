@@ -146,4 +146,11 @@ DeviceBuffer& grownZeroed(DeviceBuffer& buffer, size_t bytes, nvinfer1::IGpuAllo
     return buffer;
 }
 
+DeviceBuffer uploadedCopy(void const* values, size_t bytes, char const* what)
+{
+    DeviceBuffer buffer(bytes, what);
+    check(cudaMemcpy(buffer.data(), values, bytes, cudaMemcpyHostToDevice), what);
+    return buffer;
+}
+
 } // namespace kiln::cuda

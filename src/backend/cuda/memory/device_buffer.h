@@ -56,6 +56,10 @@ private:
 //! thread's allocator). The builder's timers keep their operands so: the values do not change a timing.
 DeviceBuffer& grownZeroed(DeviceBuffer& buffer, size_t bytes, nvinfer1::IGpuAllocator* allocator, char const* what);
 
+//! A device copy of `bytes` of host memory at `values`, from the allocator in scope (synchronously, as at context
+//! creation). Throws std::runtime_error naming `what` when out of memory or the copy fails.
+DeviceBuffer uploadedCopy(void const* values, size_t bytes, char const* what);
+
 //! While it lives, DeviceBuffers made on this thread without an allocator allocate through `allocator`. An execution
 //! context holds one while it makes its layers, so that the layers' buffers come from the context's allocator
 //! without every layer constructor passing it on.

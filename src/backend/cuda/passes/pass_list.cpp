@@ -10,6 +10,7 @@
 #include "backend/cuda/passes/reshape_before_transpose.h"
 #include "backend/cuda/passes/row_transposes.h"
 #include "backend/cuda/tuning/attention_timing.h"
+#include "backend/cuda/tuning/quantized_convolution_timing.h"
 #include "backend/cuda/tuning/convolution_timing.h"
 #include "backend/cuda/tuning/product_timing.h"
 #include "core/logging.h"
@@ -266,6 +267,13 @@ bool attentionAlgorithms(PlanModel& model, CudaBuild& build, std::string& error)
         model, build.options().optShape, build.options().networkTensors, build.attentionTuning(), error);
 }
 
+//! Whether cuDNN's graph engines or Kiln's kernels run each INT8 convolution a cuDNN graph may run.
+bool quantizedConvolutionAlgorithms(PlanModel& model, CudaBuild& build, std::string& error)
+{
+    return tuneQuantizedConvolutions(
+        model, build.options().optShape, build.options().networkTensors, build.quantizedConvolutionTuning(), error);
+}
+
 } // namespace
 
 CudaBuild::CudaBuild(backend::PassOptions const& options, std::string device, std::string whyNoGpu)
@@ -343,6 +351,23 @@ AttentionTuning CudaBuild::attentionTuning()
     return AttentionTuning{cache(), mAttentionTimer.get(), mDevice, mOptions.errorOnTimingCacheMiss};
 }
 
+QuantizedConvolutionTuning CudaBuild::quantizedConvolutionTuning()
+{
+    convolutionTuning();
+    if (!mQuantizedConvolutionTimerTried && mConvolutionTimer != nullptr)
+    {
+        mQuantizedConvolutionTimerTried = true;
+        std::string why;
+        mQuantizedConvolutionTimer = makeTimer<QuantizedConvolutionTimer>(mOptions.allocator, why);
+        if (mQuantizedConvolutionTimer == nullptr)
+        {
+            logInfo("INT8 convolutions are not timed (" + why + "); Kiln's kernels run them");
+        }
+    }
+    return QuantizedConvolutionTuning{
+        cache(), mQuantizedConvolutionTimer.get(), mDevice, mOptions.errorOnTimingCacheMiss};
+}
+
 backend::PassList<CudaBuild> const& cudaPasses()
 {
     static backend::PassList<CudaBuild> const passes{
@@ -367,6 +392,7 @@ backend::PassList<CudaBuild> const& cudaPasses()
         {"channels-last formats", channelsLastFormats},
         {"layout timing", layoutTiming},
         {"convolution algorithms", convolutionAlgorithms},
+        {"INT8 convolution algorithms", quantizedConvolutionAlgorithms},
         {"matrix multiply algorithms", matrixMultiplyAlgorithms},
         {"attention algorithms", attentionAlgorithms},
     };

@@ -1,14 +1,15 @@
 // The CUDA backend's build passes, in the order it applies them: the fusions first (attention first, since its
 // patterns hold transposes; normalizations before the point-wise chains, which would otherwise take their
 // element-wise layers; products of one input merged after the matrix multiply fusions, each with its fused bias),
-// then the storage formats, then each convolution's, matrix multiply's and attention's algorithm by timing, which
-// times the layers as they will run.
+// then the storage formats, then each convolution's (FP and INT8), matrix multiply's and attention's algorithm by
+// timing, which times the layers as they will run.
 #pragma once
 
 #include "backend/backend.h"
 #include "backend/cuda/passes/attention_tuning.h"
 #include "backend/cuda/passes/convolution_tuning.h"
 #include "backend/cuda/passes/product_tuning.h"
+#include "backend/cuda/passes/quantized_convolution_tuning.h"
 #include "backend/pass_list.h"
 
 #include <memory>
@@ -41,6 +42,9 @@ public:
     //! How attention layers are timed: in the same cache, on the GPU where cuDNN could time convolutions.
     AttentionTuning attentionTuning();
 
+    //! How INT8 convolutions are timed: in the same cache, on the GPU where cuDNN could time convolutions.
+    QuantizedConvolutionTuning quantizedConvolutionTuning();
+
     //! Whether the plan may hold FP8 products (cuBLASLt's FP8 kernels): where the GPU here has FP8 tensor cores
     //! (compute capability 8.9 or later), or where no GPU is usable here (a plan built for another machine's GPU).
     bool fp8Products() const
@@ -59,9 +63,11 @@ private:
     bool mConvolutionTimerTried{false};
     bool mProductTimerTried{false};
     bool mAttentionTimerTried{false};
+    bool mQuantizedConvolutionTimerTried{false};
     std::unique_ptr<AlgorithmTimer> mConvolutionTimer;
     std::unique_ptr<ProductAlgorithmTimer> mProductTimer;
     std::unique_ptr<AttentionAlgorithmTimer> mAttentionTimer;
+    std::unique_ptr<QuantizedConvolutionAlgorithmTimer> mQuantizedConvolutionTimer;
 };
 
 backend::PassList<CudaBuild> const& cudaPasses();

@@ -1,5 +1,7 @@
-// The CUDA backend's QuantizedConvolution (network/fused/quantized_convolution.h states what it computes), by one of
-// two kernels:
+// The CUDA backend's QuantizedConvolution (network/fused/quantized_convolution.h states what it computes), by cuDNN's
+// graph engines where the builder timed them faster (libraries/cudnn/quantized_convolution_graph.h; the layer's
+// backend choice names the engine's rank, and a context makes its graph for each input shape it prepares), else by
+// one of two kernels of Kiln's own:
 // - the implicit GEMM (int8_convolution.h), channels-last (kHWC, the layout the format pass gives these layers) where
 //   its tiles of 128 positions by 64 or 128 maps fill the GPU: it reads the windows from the input, sums the INT8
 //   products exactly in INT32 on the tensor cores and applies the epilogue in its registers;

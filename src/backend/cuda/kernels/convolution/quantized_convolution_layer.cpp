@@ -7,6 +7,8 @@
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/libraries/cublaslt/int8_gemm.h"
 #include "backend/cuda/libraries/cudnn/convolution_descriptors.h"
+#include "backend/cuda/libraries/cudnn/quantized_convolution_graph.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 
 #include <algorithm>
 #include <limits>
@@ -27,14 +29,6 @@ int64_t roundUp(int64_t value, int64_t multiple)
     return (value + multiple - 1) / multiple * multiple;
 }
 
-//! A device copy of `values`.
-DeviceBuffer uploaded(void const* values, size_t bytes, char const* what)
-{
-    DeviceBuffer buffer(bytes, what);
-    check(cudaMemcpy(buffer.data(), values, bytes, cudaMemcpyHostToDevice), what);
-    return buffer;
-}
-
 //! Byte offsets of the parts of the scratch memory a run uses, each aligned for the integer kernels: the input with its
 //! channels padded (from 0, where the layer pads them), then, through cuBLASLt, rows of taps, their sums and
 //! cuBLASLt's workspace.
@@ -45,6 +39,9 @@ struct ScratchLayout
     size_t workspace{0};
     size_t total{0};
 };
+
+//! The most workspace a cuDNN graph engine may take (they need none or little at these shapes).
+constexpr int64_t kGraphWorkspaceLimit = int64_t{256} << 20;
 
 //! Channels-last windows are read 4 channels at a time at least (int8_convolution.h, launchIm2col).
 constexpr int64_t kChannelAlignment = 4;
@@ -57,6 +54,7 @@ public:
         , mHandles(context.handles)
         , mScratch(context.sharedScratch)
         , mFormat(context.format)
+        , mChoice(AlgorithmChoice::decode(context.record.backendChoice))
     {
         if (!runsQuantizedConvolution(params) || params.kernel.type() != DataType::kINT8
             || (mFormat != TensorFormat::kLINEAR && mFormat != TensorFormat::kHWC))
@@ -71,14 +69,14 @@ public:
         mTaps = mStoredChannels * window;
         mRowLength = roundUp(mTaps, kInt8GemmAlignment);
         std::vector<int8_t> const filters = paddedFilters();
-        mFilters = uploaded(filters.data(), filters.size(), "quantized convolution: the INT8 filters");
+        mFilters = uploadedCopy(filters.data(), filters.size(), "quantized convolution: the INT8 filters");
         std::vector<float> multipliers(static_cast<size_t>(mMaps));
         auto const* scales = static_cast<float const*>(params.kernelScales.data());
         for (size_t k = 0; k < multipliers.size(); ++k)
         {
             multipliers[k] = params.inputScale * scales[k];
         }
-        mMultipliers = uploaded(
+        mMultipliers = uploadedCopy(
             multipliers.data(), multipliers.size() * sizeof(float), "quantized convolution: the scales of its sums");
         if (!params.bias.empty())
         {
@@ -109,6 +107,12 @@ public:
                 mLayout.total, stream, "quantized convolution: its padded input, rows of taps, their sums");
         }
         auto const* windows = static_cast<int8_t const*>(input.data);
+        if (mGraph)
+        {
+            mGraph->execute(mHandles.cudnn(stream),
+                QuantizedConvolutionGraphData{input.data, e.residual, output.data, mScratch.data()});
+            return;
+        }
         if (padsChannels())
         {
             auto* const padded = reinterpret_cast<int8_t*>(mScratch.data());
@@ -175,11 +179,15 @@ private:
         mPreparedShape = inputShape;
         prepareEpilogue(geometry);
         mGemm.reset();
+        mLayout = ScratchLayout{};
+        if (prepareGraph(inputShape))
+        {
+            return;
+        }
         int const device = currentDevice();
         mImplicitGemm = channelsLast()
             && int8ConvolutionFillsGpu(mIm2col, mImages, mMaps, multiprocessorCount("quantized convolution"));
         mKernel = int8ConvolutionKernelOfDevice(device);
-        mLayout = ScratchLayout{};
         if (padsChannels())
         {
             mLayout.rows
@@ -209,6 +217,34 @@ private:
             = mLayout.sums + static_cast<size_t>(roundUp(sumsStride * (channelsLast() ? rowCount : mMaps) * 4, 256));
         mLayout.total = mLayout.workspace + mGemm->workspaceBytes();
         mEpilogue.sumsStride = sumsStride;
+    }
+
+    //! Makes the cuDNN graph the builder chose for the layer, where it chose one and cuDNN takes `inputShape`; its
+    //! workspace is the shared scratch. False where Kiln's kernels run the layer.
+    bool prepareGraph(Shape const& inputShape)
+    {
+        mGraph.reset();
+        if (mChoice.source != AlgorithmChoice::Source::kGRAPH_ENGINE
+            || !QuantizedConvolutionGraph::takes(mParams, inputShape, mFormat))
+        {
+            return false;
+        }
+        try
+        {
+            mGraph.emplace(mHandles.cudnn(nullptr), mParams, inputShape);
+            if (!mGraph->chooseOrFirstWorking(mChoice.index, kGraphWorkspaceLimit))
+            {
+                mGraph.reset();
+                return false;
+            }
+        }
+        catch (std::runtime_error const&)
+        {
+            mGraph.reset(); // cuDNN refuses the graph at this shape: Kiln's kernels run it
+            return false;
+        }
+        mLayout.total = static_cast<size_t>(mGraph->workspaceBytes());
+        return true;
     }
 
     static int currentDevice()
@@ -290,7 +326,8 @@ private:
     network::QuantizedConvolutionParams const& mParams;
     LibraryHandles& mHandles;
     DeviceBuffer& mScratch;
-    TensorFormat mFormat; //!< of the input, the residual and the output
+    TensorFormat mFormat;    //!< of the input, the residual and the output
+    AlgorithmChoice mChoice; //!< the builder's: a rank of cuDNN's graph engines, or Kiln's kernels
     int64_t mMaps{0};
     int64_t mChannels{0};       //!< of the input
     int64_t mStoredChannels{0}; //!< of the windows the kernels read: channels-last, padded to kChannelAlignment
@@ -308,6 +345,7 @@ private:
     std::optional<Int8Gemm> mGemm;
     ScratchLayout mLayout;
     QuantizedEpilogue mEpilogue;
+    std::optional<QuantizedConvolutionGraph> mGraph; //!< where the builder chose cuDNN's graph and it takes the shape
 };
 
 } // namespace

@@ -26,31 +26,6 @@ enum TensorId : int64_t
 //! The type of the convolution's accumulation and of the epilogue's intermediates.
 constexpr cudnnDataType_t kAccumulator = CUDNN_DATA_FLOAT;
 
-//! An element-wise operation `mode` of `x` (and `b`, for a binary one) into `y`, computed in FP32.
-BackendDescriptor pointwise(cudnnPointwiseMode_t mode, BackendDescriptor const& x, BackendDescriptor const* b,
-    BackendDescriptor const& y, std::deque<BackendDescriptor>& parts)
-{
-    cudnnDataType_t const precision = CUDNN_DATA_FLOAT;
-    // NaN stays NaN through the ReLU, as on the CPU reference.
-    cudnnNanPropagation_t const nan = CUDNN_PROPAGATE_NAN;
-    BackendDescriptor function(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
-    function.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode, "describing an epilogue operation")
-        .set(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, 1, &precision, "describing an epilogue's precision")
-        .set(CUDNN_ATTR_POINTWISE_NAN_PROPAGATION, CUDNN_TYPE_NAN_PROPOGATION, 1, &nan, "describing NaN propagation")
-        .finalize("describing an epilogue operation");
-    BackendDescriptor operation(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
-    operation.set(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, function, "describing an epilogue")
-        .set(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, x, "describing an epilogue's input")
-        .set(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, y, "describing an epilogue's output");
-    if (b != nullptr)
-    {
-        operation.set(CUDNN_ATTR_OPERATION_POINTWISE_BDESC, *b, "describing an epilogue's second input");
-    }
-    operation.finalize("describing an epilogue");
-    parts.push_back(std::move(function));
-    return operation;
-}
-
 //! Whether `engine` has numerical note `note`.
 bool hasNumericalNote(BackendDescriptor const& engine, cudnnBackendNumericalNote_t note)
 {
@@ -64,6 +39,33 @@ bool sameAddresses(ConvolutionGraphData const& a, ConvolutionGraphData const& b)
 }
 
 } // namespace
+
+BackendDescriptor convolutionOperation(BackendDescriptor const& input, BackendDescriptor const& kernel,
+    BackendDescriptor const& output, cudnnDataType_t accumulator, ConvolutionGeometry const& geometry,
+    std::deque<BackendDescriptor>& parts)
+{
+    cudnnConvolutionMode_t const mode = CUDNN_CROSS_CORRELATION;
+    BackendDescriptor& window = parts.emplace_back(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
+    window.set(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &accumulator, "describing the accumulation")
+        .set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_TYPE_CONVOLUTION_MODE, 1, &mode, "describing the convolution")
+        .set(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, static_cast<int64_t>(geometry.padding.size()), "counting axes")
+        .set(CUDNN_ATTR_CONVOLUTION_DILATIONS, geometry.dilation, "describing the dilation")
+        .set(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, geometry.stride, "describing the stride")
+        .set(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, geometry.padding, "describing the padding")
+        .set(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, geometry.padding, "describing the padding")
+        .finalize("describing the convolution");
+    float const one = 1.0F;
+    float const zero = 0.0F;
+    BackendDescriptor convolution(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    convolution.set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, input, "giving the input")
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, kernel, "giving the kernel")
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, output, "giving the output")
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, window, "giving the convolution")
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_TYPE_FLOAT, 1, &one, "scaling")
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &zero, "scaling")
+        .finalize("describing the convolution");
+    return convolution;
+}
 
 ConvolutionGraphPlan::ConvolutionGraphPlan(
     BackendDescriptor plan, int64_t workspaceBytes, bool bias, bool residualInGraph, ResidualPass const& after)
@@ -176,7 +178,7 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, plan::
         int64_t const id = last ? kOUTPUT : kINTERMEDIATES + 1 + static_cast<int64_t>(i);
         BackendDescriptor const& next = mParts.emplace_back(
             graphTensor(id, tensors.outputDims, tensors.outputStrides, last ? tensors.type : kAccumulator, !last));
-        operations.push_back(pointwise(stages[i].mode, *result, stages[i].operand, next, mParts));
+        operations.push_back(pointwiseOperation(stages[i].mode, *result, stages[i].operand, next, mParts));
         result = &next;
     }
     assemble(std::move(operations));
@@ -219,41 +221,13 @@ BackendDescriptor const& ConvolutionGraph::describeConvolution(ConvolutionGeomet
     BackendDescriptor const& result = mParts.emplace_back(graphTensor(hasStages ? kINTERMEDIATES : kOUTPUT,
         tensors.outputDims, tensors.outputStrides, hasStages ? kAccumulator : tensors.type, hasStages));
 
-    cudnnDataType_t const accumulator = kAccumulator;
-    cudnnConvolutionMode_t const mode = CUDNN_CROSS_CORRELATION;
-    BackendDescriptor& window = mParts.emplace_back(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
-    window.set(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &accumulator, "describing the accumulation")
-        .set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_TYPE_CONVOLUTION_MODE, 1, &mode, "describing the convolution")
-        .set(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, static_cast<int64_t>(geometry.padding.size()), "counting axes")
-        .set(CUDNN_ATTR_CONVOLUTION_DILATIONS, geometry.dilation, "describing the dilation")
-        .set(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, geometry.stride, "describing the stride")
-        .set(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, geometry.padding, "describing the padding")
-        .set(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, geometry.padding, "describing the padding")
-        .finalize("describing the convolution");
-    float const one = 1.0F;
-    float const zero = 0.0F;
-    BackendDescriptor& convolution = operations.emplace_back(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    convolution.set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, input, "giving the input")
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, kernel, "giving the kernel")
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, result, "giving the output")
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, window, "giving the convolution")
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_TYPE_FLOAT, 1, &one, "scaling")
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &zero, "scaling")
-        .finalize("describing the convolution");
+    operations.push_back(convolutionOperation(input, kernel, result, kAccumulator, geometry, mParts));
     return result;
 }
 
 void ConvolutionGraph::assemble(std::vector<BackendDescriptor> operations)
 {
-    std::vector<BackendDescriptor const*> operationList;
-    for (BackendDescriptor const& operation : operations)
-    {
-        operationList.push_back(&operation);
-    }
-    mGraph.emplace(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-    mGraph->set(CUDNN_ATTR_OPERATIONGRAPH_OPS, operationList, "putting the graph together")
-        .set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &mHandle, "giving the graph a handle")
-        .finalize("putting the graph together");
+    mGraph.emplace(operationGraph(mHandle, operations));
     for (BackendDescriptor& operation : operations)
     {
         mParts.push_back(std::move(operation));
@@ -282,15 +256,9 @@ void ConvolutionGraph::rankEngines()
 bool ConvolutionGraph::keepsNumerics(BackendDescriptor const& config) const
 {
     BackendDescriptor const engine = engineOf(config);
-    for (cudnnBackendNumericalNote_t const excluded : {CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC,
-             CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS, CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION,
-             CUDNN_NUMERICAL_NOTE_FFT, CUDNN_NUMERICAL_NOTE_WINOGRAD, CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4,
-             CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6, CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13})
+    if (approximates(engine))
     {
-        if (hasNumericalNote(engine, excluded))
-        {
-            return false;
-        }
+        return false;
     }
     // On FP32 data, tensor cores mean TF32.
     if (mType == nvinfer1::DataType::kFLOAT && hasNumericalNote(engine, CUDNN_NUMERICAL_NOTE_TENSOR_CORE))

@@ -44,6 +44,12 @@ struct ResidualPass
     nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
 };
 
+//! The forward convolution of `input` by `kernel` into `output` (graph tensors) with `geometry`'s window, summed in
+//! `accumulator`; its window descriptor is kept in `parts`.
+BackendDescriptor convolutionOperation(BackendDescriptor const& input, BackendDescriptor const& kernel,
+    BackendDescriptor const& output, cudnnDataType_t accumulator, ConvolutionGeometry const& geometry,
+    std::deque<BackendDescriptor>& parts);
+
 //! One engine configuration made ready to run a graph at its shape.
 class ConvolutionGraphPlan
 {

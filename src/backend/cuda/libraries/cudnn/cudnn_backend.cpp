@@ -112,6 +112,43 @@ BackendDescriptor graphTensor(int64_t id, std::vector<int64_t> const& dims, std:
     return described;
 }
 
+BackendDescriptor pointwiseOperation(cudnnPointwiseMode_t mode, BackendDescriptor const& x, BackendDescriptor const* b,
+    BackendDescriptor const& y, std::deque<BackendDescriptor>& parts)
+{
+    cudnnDataType_t const precision = CUDNN_DATA_FLOAT;
+    cudnnNanPropagation_t const nan = CUDNN_PROPAGATE_NAN;
+    BackendDescriptor function(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
+    function.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode, "describing an epilogue operation")
+        .set(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, 1, &precision, "describing an epilogue's precision")
+        .set(CUDNN_ATTR_POINTWISE_NAN_PROPAGATION, CUDNN_TYPE_NAN_PROPOGATION, 1, &nan, "describing NaN propagation")
+        .finalize("describing an epilogue operation");
+    BackendDescriptor operation(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+    operation.set(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, function, "describing an epilogue")
+        .set(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, x, "describing an epilogue's input")
+        .set(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, y, "describing an epilogue's output");
+    if (b != nullptr)
+    {
+        operation.set(CUDNN_ATTR_OPERATION_POINTWISE_BDESC, *b, "describing an epilogue's second input");
+    }
+    operation.finalize("describing an epilogue");
+    parts.push_back(std::move(function));
+    return operation;
+}
+
+BackendDescriptor operationGraph(cudnnHandle_t handle, std::vector<BackendDescriptor> const& operations)
+{
+    std::vector<BackendDescriptor const*> operationList;
+    for (BackendDescriptor const& operation : operations)
+    {
+        operationList.push_back(&operation);
+    }
+    BackendDescriptor graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    graph.set(CUDNN_ATTR_OPERATIONGRAPH_OPS, operationList, "putting the graph together")
+        .set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle, "giving the graph a handle")
+        .finalize("putting the graph together");
+    return graph;
+}
+
 std::vector<BackendDescriptor> rankedEngineConfigs(BackendDescriptor const& graph, cudnnBackendHeurMode_t mode)
 {
     BackendDescriptor ranking(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
@@ -160,6 +197,21 @@ bool engineHasNote(
     for (int64_t i = 0; i < count; ++i)
     {
         if (notes[i] == note)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool approximates(BackendDescriptor const& engine)
+{
+    for (cudnnBackendNumericalNote_t const note : {CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC,
+             CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS, CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION,
+             CUDNN_NUMERICAL_NOTE_FFT, CUDNN_NUMERICAL_NOTE_WINOGRAD, CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4,
+             CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6, CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13})
+    {
+        if (engineHasNote(engine, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE, note))
         {
             return true;
         }

@@ -8,6 +8,7 @@
 #include <cudnn.h>
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -66,6 +67,14 @@ inline bool graphAligned(void const* data)
 BackendDescriptor graphTensor(int64_t id, std::vector<int64_t> const& dims, std::vector<int64_t> const& strides,
     cudnnDataType_t type, bool isVirtual, bool byValue = false);
 
+//! An element-wise operation `mode` of `x` (and `b`, for a binary one) into `y`, computed in FP32, NaN propagated (it
+//! stays NaN through a ReLU, as on the CPU reference). Its function descriptor is kept in `parts`.
+BackendDescriptor pointwiseOperation(cudnnPointwiseMode_t mode, BackendDescriptor const& x, BackendDescriptor const* b,
+    BackendDescriptor const& y, std::deque<BackendDescriptor>& parts);
+
+//! The finalized operation graph of `operations` on `handle`.
+BackendDescriptor operationGraph(cudnnHandle_t handle, std::vector<BackendDescriptor> const& operations);
+
 //! The engine configurations `mode`'s heuristics rank for the finalized operation `graph`, best first.
 std::vector<BackendDescriptor> rankedEngineConfigs(BackendDescriptor const& graph, cudnnBackendHeurMode_t mode);
 
@@ -76,6 +85,10 @@ BackendDescriptor engineOf(BackendDescriptor const& config);
 //! CUDNN_TYPE_BEHAVIOR_NOTE) include `note`.
 bool engineHasNote(
     BackendDescriptor const& engine, cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type, int32_t note);
+
+//! Whether `engine` computes other than the graph says, by its numerical notes: results that vary between runs,
+//! inputs or sums in a narrower type, FFT or Winograd transforms. Kiln's layers run no such engine.
+bool approximates(BackendDescriptor const& engine);
 
 //! The execution plan of engine configuration `config` on `handle`, or nullopt where the engine cannot run its
 //! graph after all.

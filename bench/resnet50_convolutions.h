@@ -1,0 +1,28 @@
+// ResNet-50's convolutions by kind, one of each, for the cuDNN probes (cudnn_int8_probe.cpp,
+// cudnn_int8_graph_probe.cpp): input channels, input extent, output maps, window, stride, padding. The stem's 3
+// channels are padded to 4, as INT8 channels-last kernels read them.
+#pragma once
+
+namespace resnet50
+{
+
+struct Convolution
+{
+    char const* name;
+    int c, h, w, k, r, stride, pad;
+};
+
+inline Convolution const kConvolutions[] = {
+    {"stem 7x7/2 (3 -> 64, padded to 4 channels for INT8)", 4, 224, 224, 64, 7, 2, 3},
+    {"layer1 1x1 64 -> 256", 64, 56, 56, 256, 1, 1, 0},
+    {"layer1 3x3 64 -> 64", 64, 56, 56, 64, 3, 1, 1},
+    {"layer1 1x1 256 -> 64", 256, 56, 56, 64, 1, 1, 0},
+    {"layer2 3x3 128 -> 128", 128, 28, 28, 128, 3, 1, 1},
+    {"layer2 1x1 512 -> 128", 512, 28, 28, 128, 1, 1, 0},
+    {"layer3 3x3 256 -> 256", 256, 14, 14, 256, 3, 1, 1},
+    {"layer3 1x1 1024 -> 256", 1024, 14, 14, 256, 1, 1, 0},
+    {"layer4 3x3 512 -> 512", 512, 7, 7, 512, 3, 1, 1},
+    {"layer4 1x1 512 -> 2048", 512, 7, 7, 2048, 1, 1, 0},
+};
+
+} // namespace resnet50
