@@ -7,7 +7,7 @@
 // On the GPU machine: scripts/device/cudnn-int8-probe.sh [batch] (builds and runs this beside cudnn_int8_probe.cpp).
 #include "backend/cuda/libraries/cudnn/cudnn_backend.h"
 
-#include "resnet50_convolutions.h"
+#include "cudnn_probe_common.h"
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -29,17 +29,6 @@ using kiln::cuda::BackendDescriptor;
 
 namespace
 {
-
-#define CUDA_OK(x)                                                                                                     \
-    do                                                                                                                 \
-    {                                                                                                                  \
-        cudaError_t e_ = (x);                                                                                          \
-        if (e_ != cudaSuccess)                                                                                         \
-        {                                                                                                              \
-            std::printf("cuda error %s at line %d\n", cudaGetErrorString(e_), __LINE__);                               \
-            std::exit(1);                                                                                              \
-        }                                                                                                              \
-    } while (0)
 
 using Layer = resnet50::Convolution;
 

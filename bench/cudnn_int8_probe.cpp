@@ -5,7 +5,7 @@
 // cuDNN's kernels would give for the convolution alone (no bias, activation, residual or per-channel scale: the legacy
 // API takes one scale for the whole output). On the GPU machine: scripts/device/cudnn-int8-probe.sh [batch], or
 //   nvcc -O2 bench/cudnn_int8_probe.cpp -lcudnn -o /tmp/cudnn_int8_probe && /tmp/cudnn_int8_probe [batch]
-#include "resnet50_convolutions.h"
+#include "cudnn_probe_common.h"
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -18,17 +18,6 @@
 
 namespace
 {
-
-#define CUDA_OK(x)                                                                                                     \
-    do                                                                                                                 \
-    {                                                                                                                  \
-        cudaError_t e_ = (x);                                                                                          \
-        if (e_ != cudaSuccess)                                                                                         \
-        {                                                                                                              \
-            std::printf("cuda error %s at line %d\n", cudaGetErrorString(e_), __LINE__);                               \
-            std::exit(1);                                                                                              \
-        }                                                                                                              \
-    } while (0)
 
 //! A cuDNN call that may fail for a configuration: false (with the reason printed) instead of exiting.
 bool ok(cudnnStatus_t status, char const* what)
