@@ -22,6 +22,7 @@
 #include <kiln/ConvolutionLayout.h>
 #include <kiln/CpuBackend.h>
 
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -316,9 +317,10 @@ void expectACudnnGraphTakes(QdqConvolution const& c, std::string const& what)
     cudnnHandle_t handle = nullptr;
     ASSERT_EQ(cudnnCreate(&handle), CUDNN_STATUS_SUCCESS);
     {
-        kiln::cuda::QuantizedConvolutionGraph graph(handle, params, input);
+        kiln::cuda::QuantizedConvolutionGraph graph(
+            handle, params, input, std::make_shared<kiln::cuda::QuantizedConvolutionGraphConstants const>(params));
         EXPECT_GT(graph.candidateCount(), 0) << what;
-        EXPECT_TRUE(graph.chooseOrFirstWorking(0, int64_t{256} << 20)) << what;
+        EXPECT_TRUE(graph.chooseOrFirstWorking(0, kiln::cuda::QuantizedConvolutionGraph::kWorkspaceLimit)) << what;
     }
     cudnnDestroy(handle);
 }

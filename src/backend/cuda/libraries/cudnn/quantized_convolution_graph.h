@@ -19,6 +19,7 @@
 #include "network/fused/quantized_convolution.h"
 
 #include <deque>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -34,18 +35,33 @@ struct QuantizedConvolutionGraphData
     void* workspace{nullptr};
 };
 
+//! A layer's constants in the form its graphs read them, uploaded once and shared by its graphs at every shape.
+struct QuantizedConvolutionGraphConstants
+{
+    //! Uploads `params`' constants (from the allocator in scope). Throws std::runtime_error when out of memory.
+    explicit QuantizedConvolutionGraphConstants(network::QuantizedConvolutionParams const& params);
+
+    DeviceBuffer filters;            //!< INT8 [K, R, S, C]
+    DeviceBuffer multipliers;        //!< FP32 [K]: inputScale * kernelScales[k] / outputScale
+    DeviceBuffer bias;               //!< FP32 [K]: bias[k] / outputScale (zeros without a bias)
+    DeviceBuffer residualMultiplier; //!< FP32 [1]: residualScale / outputScale
+};
+
 class QuantizedConvolutionGraph
 {
 public:
+    //! The most workspace an engine may take: they need none or little at the shapes measured.
+    static constexpr int64_t kWorkspaceLimit = int64_t{256} << 20;
+
     //! Whether a graph may run `params` on input `inputShape` stored in `format`: channels-last 4-D INT8, one group,
     //! symmetric padding, channels and maps multiples of 16 (cuDNN's INT8 kernels load 16 channels at a time), an INT8
     //! output, an INT8 residual or none, ReLU or no activation. cuDNN's heuristics have the last word.
     static bool takes(network::QuantizedConvolutionParams const& params, Shape const& inputShape, TensorFormat format);
 
-    //! The graph of `params` on an input of `inputShape`, which takes() accepts; its constants (filters in cuDNN's
-    //! order, folded multipliers and bias) uploaded. Throws std::runtime_error when cuDNN refuses the graph.
-    QuantizedConvolutionGraph(
-        cudnnHandle_t handle, network::QuantizedConvolutionParams const& params, Shape const& inputShape);
+    //! The graph of `params` on an input of `inputShape`, which takes() accepts, reading `constants` (made of the
+    //! same `params`). Throws std::runtime_error when cuDNN refuses the graph.
+    QuantizedConvolutionGraph(cudnnHandle_t handle, network::QuantizedConvolutionParams const& params,
+        Shape const& inputShape, std::shared_ptr<QuantizedConvolutionGraphConstants const> constants);
 
     //! How many engine configurations cuDNN's heuristics rank for the graph, less those that approximate.
     int64_t candidateCount() const
@@ -72,7 +88,6 @@ public:
 
 private:
     void describe(network::QuantizedConvolutionParams const& params, Shape const& inputShape);
-    void uploadConstants(network::QuantizedConvolutionParams const& params, Shape const& filterShape);
 
     cudnnHandle_t mHandle;
     bool mResidual{false};
@@ -81,10 +96,7 @@ private:
     std::vector<BackendDescriptor> mConfigs;
     std::optional<BackendDescriptor> mPlan;
     int64_t mWorkspaceBytes{0};
-    DeviceBuffer mFilters;            //!< INT8 [K, R, S, C]
-    DeviceBuffer mMultipliers;        //!< FP32 [K]: inputScale * kernelScales[k] / outputScale
-    DeviceBuffer mBias;               //!< FP32 [K]: bias[k] / outputScale (zeros without a bias)
-    DeviceBuffer mResidualMultiplier; //!< FP32 [1]: residualScale / outputScale
+    std::shared_ptr<QuantizedConvolutionGraphConstants const> mConstants;
     // The variant pack of the last run's addresses: a context runs the layer on the same tensors every time (a new
     // pack costs host time and allocations inside cuDNN).
     std::optional<BackendDescriptor> mPack;
