@@ -327,9 +327,9 @@ void expectACudnnGraphTakes(QdqConvolution const& c, std::string const& what)
 
 TEST(CudaQuantizedConvolution, CudnnGraphEnginesAgreeWithTheReference)
 {
-    // Layers a cuDNN graph takes (channels-last, 16-channel multiples, INT8 output, ReLU or none, an INT8 residual or
-    // none: quantized_convolution_graph.h), run by the engines cuDNN ranks first and second, and by Kiln's kernels
-    // for comparison. An engine that cannot run the graph leaves the layer to the first that can.
+    // Layers a cuDNN graph takes (channels-last, 16-channel multiples, INT8 output, ReLU, SiLU or none, an INT8
+    // residual or none: quantized_convolution_graph.h), run by the engines cuDNN ranks first and second, and by Kiln's
+    // kernels for comparison. An engine that cannot run the graph leaves the layer to the first that can.
     using kiln::cuda::AlgorithmChoice;
     std::vector<std::pair<QdqConvolution, std::string>> cases;
     QdqConvolution c;
@@ -353,6 +353,9 @@ TEST(CudaQuantizedConvolution, CudnnGraphEnginesAgreeWithTheReference)
     c.padding = 1;
     c.maps = 64;
     cases.emplace_back(c, "3x3 over 32 channels into 64, INT8 residual, ReLU, many tiles");
+    c.residual = Residual::kNONE;
+    c.gate = ActivationType::kSIGMOID;
+    cases.emplace_back(c, "3x3 over 32 channels into 64, SiLU (a YOLO-style detector's), many tiles");
     for (auto const& [shape, what] : cases)
     {
         expectACudnnGraphTakes(shape, what);

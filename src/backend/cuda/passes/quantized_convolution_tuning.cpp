@@ -22,7 +22,8 @@ std::string describe(network::QuantizedConvolutionParams const& params, Shape co
          << dimsSpec(params.kernelSize) << " stride " << dimsSpec(params.stride) << " pre "
          << dimsSpec(params.prePadding) << " post " << dimsSpec(params.postPadding) << " dilation "
          << dimsSpec(params.dilation) << " bias " << !params.bias.empty() << " residual " << params.addsResidual
-         << " relu " << params.activates;
+         << " activation " << (params.activates ? static_cast<int32_t>(params.activation) : -1) << " gated "
+         << params.selfGated;
     return text.str();
 }
 

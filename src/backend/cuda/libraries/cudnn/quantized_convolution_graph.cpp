@@ -80,13 +80,14 @@ QuantizedConvolutionGraphConstants::QuantizedConvolutionGraphConstants(
 bool QuantizedConvolutionGraph::takes(
     network::QuantizedConvolutionParams const& params, Shape const& inputShape, TensorFormat format)
 {
-    bool const reluOrNothing = !params.activates
-        || (params.activation == nvinfer1::ActivationType::kRELU && !params.selfGated);
+    bool const relu = params.activation == nvinfer1::ActivationType::kRELU && !params.selfGated;
+    bool const silu = params.activation == nvinfer1::ActivationType::kSIGMOID && params.selfGated;
+    bool const activationInGraph = !params.activates || relu || silu;
     bool const int8Residual = !params.addsResidual || params.residualType() == nvinfer1::DataType::kINT8;
     return format == TensorFormat::kHWC && inputShape.size() == 4 && runsQuantizedConvolution(params)
         && params.kernel.type() == nvinfer1::DataType::kINT8 && inputShape[1] % kChannelMultiple == 0
         && params.nbOutputMaps % kChannelMultiple == 0 && params.outputType() == nvinfer1::DataType::kINT8
-        && int8Residual && reluOrNothing;
+        && int8Residual && activationInGraph;
 }
 
 QuantizedConvolutionGraph::QuantizedConvolutionGraph(cudnnHandle_t handle,
@@ -149,7 +150,8 @@ void QuantizedConvolutionGraph::describe(network::QuantizedConvolutionParams con
     }
     if (params.activates)
     {
-        stages.push_back({CUDNN_POINTWISE_RELU_FWD, nullptr});
+        // ReLU, or SiLU (y * sigmoid(y): cuDNN's swish, whose beta is 1 unless set).
+        stages.push_back({params.selfGated ? CUDNN_POINTWISE_SWISH_FWD : CUDNN_POINTWISE_RELU_FWD, nullptr});
     }
     BackendDescriptor const* result = &sums;
     for (size_t i = 0; i < stages.size(); ++i)

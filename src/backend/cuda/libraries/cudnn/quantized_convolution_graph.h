@@ -1,12 +1,12 @@
 // A QuantizedConvolution (network/fused/quantized_convolution.h) as one cuDNN operation graph, for the layers Model
 // Optimizer's INT8 CNNs are made of: INT8 channels-last input and filters, sums in INT32, then
-//     output = quantize(relu(sums * multiplier[k] + bias[k] + residual * residualMultiplier))
+//     output = quantize(activation(sums * multiplier[k] + bias[k] + residual * residualMultiplier))
 // with the output scale folded into the multipliers (each the input scale times map k's filter scale, over the output
-// scale) and the bias, the residual and the ReLU only where the layer has them. On Hopper cuDNN 9 runs such graphs
-// only through engines that compile their kernels at run time (each plan takes about half a second to make); at
-// ResNet-50's shapes they took 1.3x-2x less time than FP16 convolutions with bias and ReLU (bench/
-// cudnn_int8_graph_probe.cpp). The builder times them against Kiln's own kernels (quantized_convolution.h) and keeps
-// the rank of the faster engine in the plan; a context makes that rank's plan again.
+// scale) and the bias, the residual and the activation (ReLU, or SiLU: y * sigmoid(y)) only where the layer has them.
+// On Hopper cuDNN 9 runs such graphs only through engines that compile their kernels at run time (each plan takes about
+// half a second to make); at ResNet-50's shapes they took 1.3x-2x less time than FP16 convolutions with bias and ReLU
+// (bench/cudnn_int8_graph_probe.cpp). The builder times them against Kiln's own kernels (quantized_convolution.h) and
+// keeps the rank of the faster engine in the plan; a context makes that rank's plan again.
 //
 // The folded multipliers round once where Kiln's kernels scale and then divide by the output scale: an output may take
 // the neighbouring INT8 step where the value lies within FP32 rounding of a step's boundary, as quantized_convolution.h
@@ -55,7 +55,7 @@ public:
 
     //! Whether a graph may run `params` on input `inputShape` stored in `format`: channels-last 4-D INT8, one group,
     //! symmetric padding, channels and maps multiples of 16 (cuDNN's INT8 kernels load 16 channels at a time), an INT8
-    //! output, an INT8 residual or none, ReLU or no activation. cuDNN's heuristics have the last word.
+    //! output, an INT8 residual or none, ReLU, SiLU or no activation. cuDNN's heuristics have the last word.
     static bool takes(network::QuantizedConvolutionParams const& params, Shape const& inputShape, TensorFormat format);
 
     //! The graph of `params` on an input of `inputShape`, which takes() accepts, reading `constants` (made of the
