@@ -22,12 +22,20 @@ enum TensorId : int64_t
     kBIAS,
     kRESIDUAL,
     kRESIDUAL_MULTIPLIER,
+    kOUTPUT_SCALE,
     kOUTPUT,
     kINTERMEDIATES, //!< the sums, then each epilogue stage's result but the last
 };
 
 //! The channels cuDNN's INT8 kernels load at a time.
 constexpr int64_t kChannelMultiple = 16;
+
+//! Whether the graph divides by the output scale after the activation, as SiLU needs (silu(v) / s is not silu(v / s));
+//! ReLU and no activation take the output scale folded into the multipliers, the bias and the residual's multiplier.
+bool dividesAfterActivation(network::QuantizedConvolutionParams const& params)
+{
+    return params.activates && params.selfGated;
+}
 
 bool sameAddresses(QuantizedConvolutionGraphData const& a, QuantizedConvolutionGraphData const& b)
 {
@@ -59,22 +67,24 @@ QuantizedConvolutionGraphConstants::QuantizedConvolutionGraphConstants(
     filters = uploadedCopy(reordered.data(), reordered.size(), "quantized convolution: its filters for cuDNN");
     auto const* kernelScales = static_cast<float const*>(params.kernelScales.data());
     auto const* biasValues = params.bias.empty() ? nullptr : static_cast<float const*>(params.bias.data());
+    float const folded = dividesAfterActivation(params) ? 1.0F : params.outputScale;
     std::vector<float> perMap(static_cast<size_t>(maps));
     std::vector<float> shifts(static_cast<size_t>(maps), 0.0F);
     for (size_t k = 0; k < perMap.size(); ++k)
     {
-        perMap[k] = params.inputScale * kernelScales[k] / params.outputScale;
+        perMap[k] = params.inputScale * kernelScales[k] / folded;
         if (biasValues != nullptr)
         {
-            shifts[k] = biasValues[k] / params.outputScale;
+            shifts[k] = biasValues[k] / folded;
         }
     }
     multipliers = uploadedCopy(
         perMap.data(), perMap.size() * sizeof(float), "quantized convolution: its multipliers for cuDNN");
     bias = uploadedCopy(shifts.data(), shifts.size() * sizeof(float), "quantized convolution: its bias for cuDNN");
-    float const residual = params.residualScale / params.outputScale;
+    float const residual = params.residualScale / folded;
     residualMultiplier
         = uploadedCopy(&residual, sizeof(float), "quantized convolution: its residual's multiplier for cuDNN");
+    outputScale = uploadedCopy(&params.outputScale, sizeof(float), "quantized convolution: its output scale for cuDNN");
 }
 
 bool QuantizedConvolutionGraph::takes(
@@ -95,6 +105,7 @@ QuantizedConvolutionGraph::QuantizedConvolutionGraph(cudnnHandle_t handle,
     std::shared_ptr<QuantizedConvolutionGraphConstants const> constants)
     : mHandle(handle)
     , mResidual(params.addsResidual)
+    , mDividesAfterActivation(dividesAfterActivation(params))
     , mConstants(std::move(constants))
 {
     describe(params, inputShape);
@@ -152,6 +163,10 @@ void QuantizedConvolutionGraph::describe(network::QuantizedConvolutionParams con
     {
         // ReLU, or SiLU (y * sigmoid(y): cuDNN's swish, whose beta is 1 unless set).
         stages.push_back({params.selfGated ? CUDNN_POINTWISE_SWISH_FWD : CUDNN_POINTWISE_RELU_FWD, nullptr});
+    }
+    if (mDividesAfterActivation)
+    {
+        stages.push_back({CUDNN_POINTWISE_DIV, &inMemory(kOUTPUT_SCALE, one, CUDNN_DATA_FLOAT)});
     }
     BackendDescriptor const* result = &sums;
     for (size_t i = 0; i < stages.size(); ++i)
@@ -220,6 +235,11 @@ void QuantizedConvolutionGraph::execute(cudnnHandle_t handle, QuantizedConvoluti
         {
             ids.insert(ids.end(), {kRESIDUAL, kRESIDUAL_MULTIPLIER});
             pointers.insert(pointers.end(), {const_cast<void*>(data.residual), mConstants->residualMultiplier.data()});
+        }
+        if (mDividesAfterActivation)
+        {
+            ids.push_back(kOUTPUT_SCALE);
+            pointers.push_back(mConstants->outputScale.data());
         }
         mPack.emplace(variantPack(ids, pointers, data.workspace));
         mPackData = data;

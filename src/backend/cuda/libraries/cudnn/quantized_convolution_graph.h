@@ -3,6 +3,8 @@
 //     output = quantize(activation(sums * multiplier[k] + bias[k] + residual * residualMultiplier))
 // with the output scale folded into the multipliers (each the input scale times map k's filter scale, over the output
 // scale) and the bias, the residual and the activation (ReLU, or SiLU: y * sigmoid(y)) only where the layer has them.
+// SiLU does not commute with the scaling, so its graph keeps the multipliers unfolded and divides by the output scale
+// after the activation.
 // On Hopper cuDNN 9 runs such graphs only through engines that compile their kernels at run time (each plan takes about
 // half a second to make); at ResNet-50's shapes they took 1.3x-2x less time than FP16 convolutions with bias and ReLU
 // (bench/cudnn_int8_graph_probe.cpp). The builder times them against Kiln's own kernels (quantized_convolution.h) and
@@ -41,10 +43,13 @@ struct QuantizedConvolutionGraphConstants
     //! Uploads `params`' constants (from the allocator in scope). Throws std::runtime_error when out of memory.
     explicit QuantizedConvolutionGraphConstants(network::QuantizedConvolutionParams const& params);
 
+    // The multipliers, the bias and the residual's multiplier are over the output scale unless the graph divides by it
+    // after a SiLU.
     DeviceBuffer filters;            //!< INT8 [K, R, S, C]
-    DeviceBuffer multipliers;        //!< FP32 [K]: inputScale * kernelScales[k] / outputScale
-    DeviceBuffer bias;               //!< FP32 [K]: bias[k] / outputScale (zeros without a bias)
-    DeviceBuffer residualMultiplier; //!< FP32 [1]: residualScale / outputScale
+    DeviceBuffer multipliers;        //!< FP32 [K]: inputScale * kernelScales[k] (/ outputScale)
+    DeviceBuffer bias;               //!< FP32 [K]: bias[k] (/ outputScale; zeros without a bias)
+    DeviceBuffer residualMultiplier; //!< FP32 [1]: residualScale (/ outputScale)
+    DeviceBuffer outputScale;        //!< FP32 [1]
 };
 
 class QuantizedConvolutionGraph
@@ -91,6 +96,7 @@ private:
 
     cudnnHandle_t mHandle;
     bool mResidual{false};
+    bool mDividesAfterActivation{false};
     std::deque<BackendDescriptor> mParts; //!< the graph's tensors and operations, which it refers to
     std::optional<BackendDescriptor> mGraph;
     std::vector<BackendDescriptor> mConfigs;
