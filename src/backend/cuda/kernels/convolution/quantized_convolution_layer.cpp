@@ -372,7 +372,7 @@ private:
         std::unique_ptr<QuantizedConvolutionGraph> graph;
     };
     std::shared_ptr<QuantizedConvolutionGraphConstants const> mGraphConstants; //!< made with the first graph
-    std::deque<ShapeGraph> mGraphs;             //!< the last kGraphShapesKept shapes' graphs, oldest first
+    std::deque<ShapeGraph> mGraphs;             //!< the last kGraphShapesKept shapes made, oldest first
     QuantizedConvolutionGraph* mGraph{nullptr}; //!< the prepared shape's, where the layer runs cuDNN's graph
 };
 
