@@ -1,6 +1,6 @@
 // What the cuDNN probes (cudnn_int8_probe.cpp, cudnn_int8_graph_probe.cpp) share: a check that ends the probe on a
 // CUDA error, and ResNet-50's convolutions by kind, one of each (input channels, input extent, output maps, window,
-// stride, padding; the stem's 3 channels padded to 4, as INT8 channels-last kernels read them).
+// stride, padding; the stem's 3 channels padded to 4, as INT8 channels-last kernels read them, and to 8).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,6 +31,7 @@ struct Convolution
 
 inline Convolution const kConvolutions[] = {
     {"stem 7x7/2 (3 -> 64, padded to 4 channels for INT8)", 4, 224, 224, 64, 7, 2, 3},
+    {"stem 7x7/2 (3 -> 64, padded to 8 channels)", 8, 224, 224, 64, 7, 2, 3},
     {"layer1 1x1 64 -> 256", 64, 56, 56, 256, 1, 1, 0},
     {"layer1 3x3 64 -> 64", 64, 56, 56, 64, 3, 1, 1},
     {"layer1 1x1 256 -> 64", 256, 56, 56, 64, 1, 1, 0},

@@ -4,7 +4,7 @@ images (numpy, seed 0, uniform in [0, 1)), the logits' largest difference and th
 Kiln sums INT8 products exactly in INT32 and ONNX Runtime too, but the two round the scaled sums apart, so an output
 near an INT8 step's boundary may take the neighbouring step in either, and such steps compound over the layers.
 
-Usage: gpu_int8_agreement.py --kiln KILN --model M.onnx[.gz] [--batch 8] [--flag=--int8]
+Usage: gpu_int8_agreement.py --kiln KILN --model M.onnx[.gz] [--batch 8] [--size 224] [--flag=--int8]
 Needs numpy and onnxruntime (the GPU machine has both).
 """
 import argparse
@@ -26,6 +26,7 @@ def main():
     parser.add_argument("--kiln", required=True)
     parser.add_argument("--model", required=True)
     parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--size", type=int, default=224, help="the images' height and width (gpu_int8.py's MODELS)")
     parser.add_argument("--flag", default="--int8", help="kiln's precision flag for the model")
     args = parser.parse_args()
     import onnxruntime
@@ -38,7 +39,7 @@ def main():
                 shutil.copyfileobj(packed, unpacked)
         session = onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"])
         name = session.get_inputs()[0].name
-        images = np.random.default_rng(0).random((args.batch, 3, 224, 224), dtype=np.float32)
+        images = np.random.default_rng(0).random((args.batch, 3, args.size, args.size), dtype=np.float32)
         expected = session.run(None, {name: images})[0]
         shapes, loads = cpu_onnxruntime.write_raw_inputs([name], [images], scratch)
         exported = os.path.join(scratch, "kiln.json")

@@ -16,12 +16,13 @@ if [[ $model == *.gz ]]; then
   gunzip -c "$model" > /tmp/quantized.onnx && model=/tmp/quantized.onnx || exit 1
 fi
 largest=$(echo "${3:-1,8,256}" | tr ',' '\n' | sort -n | tail -1)
+size=$(cd bench && python3 -c "import gpu_int8; print(gpu_int8.MODELS['$1'].image_size)") || exit 1
 t=$(date +%s)
-$kiln --onnx="$model" --backend=cuda --int8 --shapes=input:${largest}x3x224x224 --saveEngine=/tmp/quantized.plan \
+$kiln --onnx="$model" --backend=cuda --int8 --shapes=input:${largest}x3x${size}x${size} --saveEngine=/tmp/quantized.plan \
   --skipInference --verbose 2>&1 | grep -E "INT8 convolutions|rror" | head -5
 echo "== built the batch-$largest plan in $(( $(date +%s) - t )) s"
 t=$(date +%s)
-$kiln --loadEngine=/tmp/quantized.plan --shapes=input:${largest}x3x224x224 --iterations=1 --duration=0 --warmUp=0 \
+$kiln --loadEngine=/tmp/quantized.plan --shapes=input:${largest}x3x${size}x${size} --iterations=1 --duration=0 --warmUp=0 \
   2>&1 | grep -E "rror|GPU Compute Time" | head -3
 echo "== loaded it and ran it once in $(( $(date +%s) - t )) s"
 python3 bench/gpu_int8.py --kiln "$kiln" --model "$1" --int8-model "$2" --batches "${3:-1,8,256}" --seconds 1 |

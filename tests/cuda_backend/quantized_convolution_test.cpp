@@ -22,6 +22,7 @@
 #include <kiln/ConvolutionLayout.h>
 #include <kiln/CpuBackend.h>
 
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -316,18 +317,19 @@ void expectACudnnGraphTakes(QdqConvolution const& c, std::string const& what)
     cudnnHandle_t handle = nullptr;
     ASSERT_EQ(cudnnCreate(&handle), CUDNN_STATUS_SUCCESS);
     {
-        kiln::cuda::QuantizedConvolutionGraph graph(handle, params, input);
+        kiln::cuda::QuantizedConvolutionGraph graph(
+            handle, params, input, std::make_shared<kiln::cuda::QuantizedConvolutionGraphConstants const>(params));
         EXPECT_GT(graph.candidateCount(), 0) << what;
-        EXPECT_TRUE(graph.chooseOrFirstWorking(0, int64_t{256} << 20)) << what;
+        EXPECT_TRUE(graph.chooseOrFirstWorking(0, kiln::cuda::QuantizedConvolutionGraph::kWorkspaceLimit)) << what;
     }
     cudnnDestroy(handle);
 }
 
 TEST(CudaQuantizedConvolution, CudnnGraphEnginesAgreeWithTheReference)
 {
-    // Layers a cuDNN graph takes (channels-last, 16-channel multiples, INT8 output, ReLU or none, an INT8 residual or
-    // none: quantized_convolution_graph.h), run by the engines cuDNN ranks first and second, and by Kiln's kernels
-    // for comparison. An engine that cannot run the graph leaves the layer to the first that can.
+    // Layers a cuDNN graph takes (channels-last, 16-channel multiples, INT8 output, ReLU, SiLU or none, an INT8
+    // residual or none: quantized_convolution_graph.h), run by the engines cuDNN ranks first and second, and by Kiln's
+    // kernels for comparison. An engine that cannot run the graph leaves the layer to the first that can.
     using kiln::cuda::AlgorithmChoice;
     std::vector<std::pair<QdqConvolution, std::string>> cases;
     QdqConvolution c;
@@ -351,6 +353,9 @@ TEST(CudaQuantizedConvolution, CudnnGraphEnginesAgreeWithTheReference)
     c.padding = 1;
     c.maps = 64;
     cases.emplace_back(c, "3x3 over 32 channels into 64, INT8 residual, ReLU, many tiles");
+    c.residual = Residual::kNONE;
+    c.gate = ActivationType::kSIGMOID;
+    cases.emplace_back(c, "3x3 over 32 channels into 64, SiLU (a YOLO-style detector's), many tiles");
     for (auto const& [shape, what] : cases)
     {
         expectACudnnGraphTakes(shape, what);

@@ -82,6 +82,20 @@ void threeConvolutions(INetworkDefinition& network)
     network.markOutput(*y);
 }
 
+//! A stem, then a 3x3 max pooling of stride 2 between Q/DQ pairs of one scale (ResNet's), which the build moves onto
+//! INT8 (writing a tensor it adds), then a convolution of 32 channels reading it.
+void pooledConvolution(INetworkDefinition& network)
+{
+    ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {2, 3, 12, 12}});
+    ITensor* y = &quantizedConvolution(network, *x, 32);
+    IPoolingLayer* pool = network.addPoolingNd(*y, PoolingType::kMAX, DimsHW{3, 3});
+    pool->setStrideNd(DimsHW{2, 2});
+    pool->setPaddingNd(DimsHW{1, 1});
+    y = &quantizedConvolution(network, *pool->getOutput(0), 32);
+    y->setName("y");
+    network.markOutput(*y);
+}
+
 std::vector<kiln::plan::LayerRecord const*> convolutionsOf(kiln::plan::PlanModel const& model)
 {
     return layersOfType(model, kQuantizedConvolutionLayerType);
@@ -120,6 +134,27 @@ TEST(CudaQuantizedConvolutionTuning, TheTimedChoiceLandsInThePlanAndOneConfigura
             << error;
         EXPECT_EQ(AlgorithmChoice::decode(convolutionsOf(rebuilt)[2]->backendChoice), answer);
     }
+}
+
+TEST(CudaQuantizedConvolutionTuning, AConvolutionReadingATensorAPassAddedIsTimedAtItsShape)
+{
+    kiln::plan::PlanModel model = cudaPlanOf(pooledConvolution);
+    auto const convolutions = convolutionsOf(model);
+    ASSERT_EQ(convolutions.size(), 2U);
+    // The pooling moved onto INT8 writes a tensor the pass added after the network's: shaped as the FP32 pooling's.
+    int32_t const pooled = convolutions[1]->inputs.at(0);
+    ASSERT_EQ(model.tensors[static_cast<size_t>(pooled)].type, DataType::kINT8);
+    int32_t const networkTensors = pooled; // what the builder evaluated: the tensors before it
+    kiln::backend::TimingCache cache("stand-in GPU");
+    StandInTimer timer;
+    std::string error;
+    ASSERT_TRUE(kiln::cuda::tuneQuantizedConvolutions(
+        model, [&](int32_t t) { return kiln::plan::constantDims(model, t).value(); }, networkTensors,
+        kiln::cuda::QuantizedConvolutionTuning{cache, &timer, "stand-in GPU", false}, error))
+        << error;
+    ASSERT_EQ(timer.timed.size(), 1U);
+    EXPECT_EQ(timer.timed[0], (kiln::Shape{2, 32, 6, 6})); // the pooled shape
+    EXPECT_EQ(AlgorithmChoice::decode(convolutions[1]->backendChoice), timer.answer);
 }
 
 TEST(CudaQuantizedConvolutionTuning, EachChoiceNamesTheLayersTactic)

@@ -31,20 +31,40 @@ namespace
 
 using plan::PlanModel;
 
-//! A timer (ConvolutionTimer, ProductTimer or AttentionTimer) on the current GPU whose buffers come from `allocator`
-//! (nullptr: Kiln's default); nullptr with `why` where its library cannot start.
-template <typename Timer>
-std::unique_ptr<Timer> makeTimer(nvinfer1::IGpuAllocator* allocator, std::string& why)
+//! What a build logs where a library's timer does not start: "<what> not timed (<why>); <fallback>".
+struct Untimed
 {
-    try
+    char const* what;
+    char const* fallback;
+};
+
+//! Makes `timer` (a `Timer` on the current GPU whose buffers come from `allocator`, nullptr: Kiln's default) the first
+//! time it is asked for, unless `whyNot` already says why the GPU cannot time; `tried` remembers the attempt. Logs
+//! `untimed` with the reason where the timer does not start.
+template <typename Timer, typename Interface>
+void startTimerOnce(bool& tried, std::unique_ptr<Interface>& timer, nvinfer1::IGpuAllocator* allocator,
+    std::string whyNot, Untimed untimed)
+{
+    if (tried)
     {
-        return std::make_unique<Timer>(allocator);
+        return;
     }
-    catch (std::exception const& e)
+    tried = true;
+    if (whyNot.empty())
     {
-        why = e.what();
+        try
+        {
+            timer = std::make_unique<Timer>(allocator);
+        }
+        catch (std::exception const& e)
+        {
+            whyNot = e.what();
+        }
     }
-    return nullptr;
+    if (timer == nullptr)
+    {
+        logInfo(std::string(untimed.what) + " not timed (" + whyNot + "); " + untimed.fallback);
+    }
 }
 
 //! Reshapes that split an axis a transpose wrote moved before the transpose, where the attention fusion can take the
@@ -301,68 +321,44 @@ backend::TimingCache& CudaBuild::cache()
 
 ConvolutionTuning CudaBuild::convolutionTuning()
 {
-    if (!mConvolutionTimerTried)
-    {
-        mConvolutionTimerTried = true;
-        std::string why = mWhyNoGpu;
-        if (why.empty())
-        {
-            mConvolutionTimer = makeTimer<ConvolutionTimer>(mOptions.allocator, why);
-        }
-        if (mConvolutionTimer == nullptr)
-        {
-            logInfo("Convolution algorithms are not timed (" + why
-                + "); cuDNN's heuristics choose them when a context first runs");
-        }
-    }
+    startTimerOnce<ConvolutionTimer>(mConvolutionTimerTried, mConvolutionTimer, mOptions.allocator, mWhyNoGpu,
+        {"Convolution algorithms are", "cuDNN's heuristics choose them when a context first runs"});
     return ConvolutionTuning{
         cache(), mConvolutionTimer.get(), mDevice, mOptions.workspaceLimit, mOptions.errorOnTimingCacheMiss};
 }
 
+bool CudaBuild::times()
+{
+    convolutionTuning(); // a GPU whose cuDNN cannot time leaves the other libraries untimed too
+    return mConvolutionTimer != nullptr;
+}
+
 ProductTuning CudaBuild::productTuning()
 {
-    convolutionTuning(); // a GPU whose cuDNN cannot time leaves cuBLASLt untimed too
-    if (!mProductTimerTried && mConvolutionTimer != nullptr)
+    if (times())
     {
-        mProductTimerTried = true;
-        std::string why;
-        mProductTimer = makeTimer<ProductTimer>(mOptions.allocator, why);
-        if (mProductTimer == nullptr)
-        {
-            logInfo("Matrix multiply algorithms are not timed (" + why + "); cuBLASLt's first heuristic choice runs");
-        }
+        startTimerOnce<ProductTimer>(mProductTimerTried, mProductTimer, mOptions.allocator, "",
+            {"Matrix multiply algorithms are", "cuBLASLt's first heuristic choice runs"});
     }
     return ProductTuning{cache(), mProductTimer.get(), mDevice, mOptions.errorOnTimingCacheMiss};
 }
 
 AttentionTuning CudaBuild::attentionTuning()
 {
-    convolutionTuning();
-    if (!mAttentionTimerTried && mConvolutionTimer != nullptr)
+    if (times())
     {
-        mAttentionTimerTried = true;
-        std::string why;
-        mAttentionTimer = makeTimer<AttentionTimer>(mOptions.allocator, why);
-        if (mAttentionTimer == nullptr)
-        {
-            logInfo("Attention is not timed (" + why + "); cuDNN runs it from 256 keys where it takes the shape");
-        }
+        startTimerOnce<AttentionTimer>(mAttentionTimerTried, mAttentionTimer, mOptions.allocator, "",
+            {"Attention is", "cuDNN runs it from 256 keys where it takes the shape"});
     }
     return AttentionTuning{cache(), mAttentionTimer.get(), mDevice, mOptions.errorOnTimingCacheMiss};
 }
 
 QuantizedConvolutionTuning CudaBuild::quantizedConvolutionTuning()
 {
-    convolutionTuning();
-    if (!mQuantizedConvolutionTimerTried && mConvolutionTimer != nullptr)
+    if (times())
     {
-        mQuantizedConvolutionTimerTried = true;
-        std::string why;
-        mQuantizedConvolutionTimer = makeTimer<QuantizedConvolutionTimer>(mOptions.allocator, why);
-        if (mQuantizedConvolutionTimer == nullptr)
-        {
-            logInfo("INT8 convolutions are not timed (" + why + "); Kiln's kernels run them");
-        }
+        startTimerOnce<QuantizedConvolutionTimer>(mQuantizedConvolutionTimerTried, mQuantizedConvolutionTimer,
+            mOptions.allocator, "", {"INT8 convolutions are", "Kiln's kernels run them"});
     }
     return QuantizedConvolutionTuning{
         cache(), mQuantizedConvolutionTimer.get(), mDevice, mOptions.errorOnTimingCacheMiss};

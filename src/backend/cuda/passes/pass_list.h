@@ -55,6 +55,9 @@ public:
 private:
     backend::TimingCache& cache();
 
+    //! Whether cuDNN's convolution timer started: the other libraries are timed only where it did.
+    bool times();
+
     backend::PassOptions const& mOptions;
     std::string mDevice;
     std::string mWhyNoGpu;

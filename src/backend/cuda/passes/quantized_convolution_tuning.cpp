@@ -22,7 +22,8 @@ std::string describe(network::QuantizedConvolutionParams const& params, Shape co
          << dimsSpec(params.kernelSize) << " stride " << dimsSpec(params.stride) << " pre "
          << dimsSpec(params.prePadding) << " post " << dimsSpec(params.postPadding) << " dilation "
          << dimsSpec(params.dilation) << " bias " << !params.bias.empty() << " residual " << params.addsResidual
-         << " relu " << params.activates;
+         << " activation " << (params.activates ? static_cast<int32_t>(params.activation) : -1) << " gated "
+         << params.selfGated;
     return text.str();
 }
 
@@ -63,6 +64,25 @@ bool timedChoice(plan::LayerRecord const& record, network::QuantizedConvolutionP
     return true;
 }
 
+//! `t`, where the builder evaluated its shape (a network tensor), else a network tensor of the same dimensions (as
+//! expressions): a pass may add a tensor shaped as another, as the max pooling moved onto INT8 writes one shaped as
+//! the pooling's output. -1 where there is none.
+int32_t evaluatedShapeOf(plan::PlanModel const& model, int32_t t, int32_t networkTensors)
+{
+    if (t < networkTensors)
+    {
+        return t;
+    }
+    for (int32_t network = 0; network < networkTensors; ++network)
+    {
+        if (plan::sameShape(model, network, t))
+        {
+            return network;
+        }
+    }
+    return -1;
+}
+
 } // namespace
 
 bool tuneQuantizedConvolutions(plan::PlanModel& model, std::function<Shape(int32_t)> const& optShape,
@@ -72,13 +92,17 @@ bool tuneQuantizedConvolutions(plan::PlanModel& model, std::function<Shape(int32
     size_t onKernel = 0;
     for (plan::LayerRecord& record : model.layers)
     {
-        if (record.type != network::kQuantizedConvolutionLayerType || record.inputs.empty() || record.inputs[0] < 0
-            || record.inputs[0] >= networkTensors)
+        if (record.type != network::kQuantizedConvolutionLayerType || record.inputs.empty() || record.inputs[0] < 0)
+        {
+            continue;
+        }
+        int32_t const shapedAs = evaluatedShapeOf(model, record.inputs[0], networkTensors);
+        if (shapedAs < 0)
         {
             continue;
         }
         auto const& params = *plan::paramsOf<network::QuantizedConvolutionParams>(record);
-        Shape const input = optShape(record.inputs[0]);
+        Shape const input = optShape(shapedAs);
         if (!QuantizedConvolutionGraph::takes(params, input, plan::slotFormat(model, record, 0)))
         {
             continue;

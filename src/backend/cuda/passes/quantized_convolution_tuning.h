@@ -37,9 +37,10 @@ public:
 using QuantizedConvolutionTuning = TimedTuning<QuantizedConvolutionAlgorithmTimer>;
 
 //! Sets the backend choice of every INT8 convolution of `model` a cuDNN graph may run; `optShape(t)` is tensor t's
-//! shape at the first profile's kOPT, for the first `networkTensors` tensors (a layer reading another, which a pass
-//! added, keeps Kiln's kernels). A layer that cannot be timed keeps Kiln's kernels too. Returns false with `error`
-//! naming the layer only when the cache lacks its configuration under errorOnCacheMiss.
+//! shape at the first profile's kOPT, for the first `networkTensors` tensors; a layer reading a tensor a pass added
+//! is timed at the shape of a network tensor of the same dimensions, and keeps Kiln's kernels where there is none. A
+//! layer that cannot be timed keeps Kiln's kernels too. Returns false with `error` naming the layer only when the
+//! cache lacks its configuration under errorOnCacheMiss.
 bool tuneQuantizedConvolutions(plan::PlanModel& model, std::function<Shape(int32_t)> const& optShape,
     int32_t networkTensors, QuantizedConvolutionTuning const& tuning, std::string& error);
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 namespace kiln::cuda
@@ -19,9 +20,6 @@ constexpr int kTimedRuns = 10;
 //! How many of the graph engines cuDNN ranks highest are timed: each costs about half a second of build time to
 //! compile, and at ResNet-50's shapes the fastest was among cuDNN's first three.
 constexpr int64_t kGraphEnginesTimed = 4;
-
-//! The most workspace an engine timed may take.
-constexpr int64_t kGraphWorkspaceLimit = int64_t{256} << 20;
 
 } // namespace
 
@@ -59,11 +57,12 @@ QuantizedConvolutionAlgorithmTimer::Result QuantizedConvolutionTimer::fastest(
         mStopwatch.meanMilliseconds(
             kTimedRuns, [&] { layer->run(inputs, outputs, nullptr); }, "timing an INT8 convolution")};
 
-    QuantizedConvolutionGraph graph(mHandles.cudnn(nullptr), params, inputShape);
+    QuantizedConvolutionGraph graph(mHandles.cudnn(nullptr), params, inputShape,
+        std::make_shared<QuantizedConvolutionGraphConstants const>(params));
     QuantizedConvolutionGraphData const data{mInput.data(), mResidual.data(), mOutput.data(), nullptr};
     for (int64_t rank = 0; rank < std::min(graph.candidateCount(), kGraphEnginesTimed); ++rank)
     {
-        if (!graph.choose(rank, kGraphWorkspaceLimit))
+        if (!graph.choose(rank, QuantizedConvolutionGraph::kWorkspaceLimit))
         {
             continue;
         }

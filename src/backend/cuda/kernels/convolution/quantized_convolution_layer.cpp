@@ -11,7 +11,9 @@
 #include "backend/cuda/tuning/algorithm_choice.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -40,8 +42,9 @@ struct ScratchLayout
     size_t total{0};
 };
 
-//! The most workspace a cuDNN graph engine may take (they need none or little at these shapes).
-constexpr int64_t kGraphWorkspaceLimit = int64_t{256} << 20;
+//! How many input shapes' cuDNN graphs a layer keeps: making one compiles its engine (about half a second on Hopper),
+//! and an application that switches between a few shapes should not pay that at every switch.
+constexpr size_t kGraphShapesKept = 4;
 
 //! Channels-last windows are read 4 channels at a time at least (int8_convolution.h, launchIm2col).
 constexpr int64_t kChannelAlignment = 4;
@@ -219,29 +222,46 @@ private:
         mEpilogue.sumsStride = sumsStride;
     }
 
-    //! Makes the cuDNN graph the builder chose for the layer, where it chose one and cuDNN takes `inputShape`; its
-    //! workspace is the shared scratch. False where Kiln's kernels run the layer.
+    //! Makes (or takes, where this shape ran before) the cuDNN graph the builder chose for the layer, where it chose
+    //! one and cuDNN takes `inputShape`; its workspace is the shared scratch. False where Kiln's kernels run the layer.
     bool prepareGraph(Shape const& inputShape)
     {
-        mGraph.reset();
+        mGraph = nullptr;
         if (mChoice.source != AlgorithmChoice::Source::kGRAPH_ENGINE
             || !QuantizedConvolutionGraph::takes(mParams, inputShape, mFormat))
         {
             return false;
         }
-        try
+        auto const kept = std::find_if(mGraphs.begin(), mGraphs.end(),
+            [&](ShapeGraph const& shapeGraph) { return shapeGraph.shape == inputShape; });
+        if (kept != mGraphs.end())
         {
-            mGraph.emplace(mHandles.cudnn(nullptr), mParams, inputShape);
-            if (!mGraph->chooseOrFirstWorking(mChoice.index, kGraphWorkspaceLimit))
-            {
-                mGraph.reset();
-                return false;
-            }
+            mGraph = kept->graph.get();
         }
-        catch (std::runtime_error const&)
+        else
         {
-            mGraph.reset(); // cuDNN refuses the graph at this shape: Kiln's kernels run it
-            return false;
+            try
+            {
+                if (mGraphConstants == nullptr)
+                {
+                    mGraphConstants = std::make_shared<QuantizedConvolutionGraphConstants const>(mParams);
+                }
+                auto graph = std::make_unique<QuantizedConvolutionGraph>(
+                    mHandles.cudnn(nullptr), mParams, inputShape, mGraphConstants);
+                if (!graph->chooseOrFirstWorking(mChoice.index, QuantizedConvolutionGraph::kWorkspaceLimit))
+                {
+                    return false;
+                }
+                if (mGraphs.size() == kGraphShapesKept)
+                {
+                    mGraphs.pop_front();
+                }
+                mGraph = mGraphs.emplace_back(ShapeGraph{inputShape, std::move(graph)}).graph.get();
+            }
+            catch (std::runtime_error const&)
+            {
+                return false; // cuDNN refuses the graph at this shape: Kiln's kernels run it
+            }
         }
         mLayout.total = static_cast<size_t>(mGraph->workspaceBytes());
         return true;
@@ -345,7 +365,15 @@ private:
     std::optional<Int8Gemm> mGemm;
     ScratchLayout mLayout;
     QuantizedEpilogue mEpilogue;
-    std::optional<QuantizedConvolutionGraph> mGraph; //!< where the builder chose cuDNN's graph and it takes the shape
+    //! A cuDNN graph made for one input shape.
+    struct ShapeGraph
+    {
+        Shape shape;
+        std::unique_ptr<QuantizedConvolutionGraph> graph;
+    };
+    std::shared_ptr<QuantizedConvolutionGraphConstants const> mGraphConstants; //!< made with the first graph
+    std::deque<ShapeGraph> mGraphs;             //!< the last kGraphShapesKept shapes made, oldest first
+    QuantizedConvolutionGraph* mGraph{nullptr}; //!< the prepared shape's, where the layer runs cuDNN's graph
 };
 
 } // namespace

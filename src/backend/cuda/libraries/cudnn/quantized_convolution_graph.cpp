@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace kiln::cuda
 {
@@ -21,12 +22,20 @@ enum TensorId : int64_t
     kBIAS,
     kRESIDUAL,
     kRESIDUAL_MULTIPLIER,
+    kOUTPUT_SCALE,
     kOUTPUT,
     kINTERMEDIATES, //!< the sums, then each epilogue stage's result but the last
 };
 
 //! The channels cuDNN's INT8 kernels load at a time.
 constexpr int64_t kChannelMultiple = 16;
+
+//! Whether the graph divides by the output scale after the activation, as SiLU needs (silu(v) / s is not silu(v / s));
+//! ReLU and no activation take the output scale folded into the multipliers, the bias and the residual's multiplier.
+bool dividesAfterActivation(network::QuantizedConvolutionParams const& params)
+{
+    return params.activates && params.selfGated;
+}
 
 bool sameAddresses(QuantizedConvolutionGraphData const& a, QuantizedConvolutionGraphData const& b)
 {
@@ -35,22 +44,69 @@ bool sameAddresses(QuantizedConvolutionGraphData const& a, QuantizedConvolutionG
 
 } // namespace
 
+QuantizedConvolutionGraphConstants::QuantizedConvolutionGraphConstants(
+    network::QuantizedConvolutionParams const& params)
+{
+    int64_t const maps = params.nbOutputMaps;
+    int64_t const window = params.kernelSize.d[0] * params.kernelSize.d[1];
+    int64_t const channels = params.kernel.count() / maps / window;
+    // The plan stores the filters [K, C, R, S]; the graph reads them channels-last, [K, R, S, C].
+    auto const* kernel = static_cast<int8_t const*>(params.kernel.data());
+    std::vector<int8_t> reordered(static_cast<size_t>(maps * window * channels));
+    for (int64_t k = 0; k < maps; ++k)
+    {
+        for (int64_t c = 0; c < channels; ++c)
+        {
+            for (int64_t rs = 0; rs < window; ++rs)
+            {
+                reordered[static_cast<size_t>((k * window + rs) * channels + c)]
+                    = kernel[(k * channels + c) * window + rs];
+            }
+        }
+    }
+    filters = uploadedCopy(reordered.data(), reordered.size(), "quantized convolution: its filters for cuDNN");
+    auto const* kernelScales = static_cast<float const*>(params.kernelScales.data());
+    auto const* biasValues = params.bias.empty() ? nullptr : static_cast<float const*>(params.bias.data());
+    float const folded = dividesAfterActivation(params) ? 1.0F : params.outputScale;
+    std::vector<float> perMap(static_cast<size_t>(maps));
+    std::vector<float> shifts(static_cast<size_t>(maps), 0.0F);
+    for (size_t k = 0; k < perMap.size(); ++k)
+    {
+        perMap[k] = params.inputScale * kernelScales[k] / folded;
+        if (biasValues != nullptr)
+        {
+            shifts[k] = biasValues[k] / folded;
+        }
+    }
+    multipliers = uploadedCopy(
+        perMap.data(), perMap.size() * sizeof(float), "quantized convolution: its multipliers for cuDNN");
+    bias = uploadedCopy(shifts.data(), shifts.size() * sizeof(float), "quantized convolution: its bias for cuDNN");
+    float const residual = params.residualScale / folded;
+    residualMultiplier
+        = uploadedCopy(&residual, sizeof(float), "quantized convolution: its residual's multiplier for cuDNN");
+    outputScale = uploadedCopy(&params.outputScale, sizeof(float), "quantized convolution: its output scale for cuDNN");
+}
+
 bool QuantizedConvolutionGraph::takes(
     network::QuantizedConvolutionParams const& params, Shape const& inputShape, TensorFormat format)
 {
-    bool const reluOrNothing = !params.activates
-        || (params.activation == nvinfer1::ActivationType::kRELU && !params.selfGated);
+    bool const relu = params.activation == nvinfer1::ActivationType::kRELU && !params.selfGated;
+    bool const silu = params.activation == nvinfer1::ActivationType::kSIGMOID && params.selfGated;
+    bool const activationInGraph = !params.activates || relu || silu;
     bool const int8Residual = !params.addsResidual || params.residualType() == nvinfer1::DataType::kINT8;
     return format == TensorFormat::kHWC && inputShape.size() == 4 && runsQuantizedConvolution(params)
         && params.kernel.type() == nvinfer1::DataType::kINT8 && inputShape[1] % kChannelMultiple == 0
         && params.nbOutputMaps % kChannelMultiple == 0 && params.outputType() == nvinfer1::DataType::kINT8
-        && int8Residual && reluOrNothing;
+        && int8Residual && activationInGraph;
 }
 
-QuantizedConvolutionGraph::QuantizedConvolutionGraph(
-    cudnnHandle_t handle, network::QuantizedConvolutionParams const& params, Shape const& inputShape)
+QuantizedConvolutionGraph::QuantizedConvolutionGraph(cudnnHandle_t handle,
+    network::QuantizedConvolutionParams const& params, Shape const& inputShape,
+    std::shared_ptr<QuantizedConvolutionGraphConstants const> constants)
     : mHandle(handle)
     , mResidual(params.addsResidual)
+    , mDividesAfterActivation(dividesAfterActivation(params))
+    , mConstants(std::move(constants))
 {
     describe(params, inputShape);
     for (cudnnBackendHeurMode_t const heuristic : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK})
@@ -72,7 +128,6 @@ QuantizedConvolutionGraph::QuantizedConvolutionGraph(
 void QuantizedConvolutionGraph::describe(network::QuantizedConvolutionParams const& params, Shape const& inputShape)
 {
     ConvolutionGeometry const geometry = convolutionGeometry(params, inputShape, false);
-    uploadConstants(params, geometry.filter);
     Shape const& outputDims = geometry.output;
     Shape const outputStrides = stridesIn(outputDims, TensorFormat::kHWC);
     Shape const perMap{1, outputDims[1], 1, 1};
@@ -106,7 +161,12 @@ void QuantizedConvolutionGraph::describe(network::QuantizedConvolutionParams con
     }
     if (params.activates)
     {
-        stages.push_back({CUDNN_POINTWISE_RELU_FWD, nullptr});
+        // ReLU, or SiLU (y * sigmoid(y): cuDNN's swish, whose beta is 1 unless set).
+        stages.push_back({params.selfGated ? CUDNN_POINTWISE_SWISH_FWD : CUDNN_POINTWISE_RELU_FWD, nullptr});
+    }
+    if (mDividesAfterActivation)
+    {
+        stages.push_back({CUDNN_POINTWISE_DIV, &inMemory(kOUTPUT_SCALE, one, CUDNN_DATA_FLOAT)});
     }
     BackendDescriptor const* result = &sums;
     for (size_t i = 0; i < stages.size(); ++i)
@@ -123,47 +183,6 @@ void QuantizedConvolutionGraph::describe(network::QuantizedConvolutionParams con
     {
         mParts.push_back(std::move(operation));
     }
-}
-
-void QuantizedConvolutionGraph::uploadConstants(
-    network::QuantizedConvolutionParams const& params, Shape const& filterShape)
-{
-    int64_t const maps = filterShape[0];
-    int64_t const channels = filterShape[1];
-    int64_t const window = filterShape[2] * filterShape[3];
-    // The plan stores the filters [K, C, R, S]; the graph reads them channels-last, [K, R, S, C].
-    auto const* kernel = static_cast<int8_t const*>(params.kernel.data());
-    std::vector<int8_t> filters(static_cast<size_t>(maps * window * channels));
-    for (int64_t k = 0; k < maps; ++k)
-    {
-        for (int64_t c = 0; c < channels; ++c)
-        {
-            for (int64_t rs = 0; rs < window; ++rs)
-            {
-                filters[static_cast<size_t>((k * window + rs) * channels + c)]
-                    = kernel[(k * channels + c) * window + rs];
-            }
-        }
-    }
-    mFilters = uploadedCopy(filters.data(), filters.size(), "quantized convolution: its filters for cuDNN");
-    auto const* kernelScales = static_cast<float const*>(params.kernelScales.data());
-    auto const* bias = params.bias.empty() ? nullptr : static_cast<float const*>(params.bias.data());
-    std::vector<float> multipliers(static_cast<size_t>(maps));
-    std::vector<float> shifts(static_cast<size_t>(maps), 0.0F);
-    for (size_t k = 0; k < multipliers.size(); ++k)
-    {
-        multipliers[k] = params.inputScale * kernelScales[k] / params.outputScale;
-        if (bias != nullptr)
-        {
-            shifts[k] = bias[k] / params.outputScale;
-        }
-    }
-    mMultipliers = uploadedCopy(
-        multipliers.data(), multipliers.size() * sizeof(float), "quantized convolution: its multipliers for cuDNN");
-    mBias = uploadedCopy(shifts.data(), shifts.size() * sizeof(float), "quantized convolution: its bias for cuDNN");
-    float const residualMultiplier = params.residualScale / params.outputScale;
-    mResidualMultiplier = uploadedCopy(
-        &residualMultiplier, sizeof(float), "quantized convolution: its residual's multiplier for cuDNN");
 }
 
 bool QuantizedConvolutionGraph::choose(int64_t rank, int64_t workspaceLimit)
@@ -210,12 +229,17 @@ void QuantizedConvolutionGraph::execute(cudnnHandle_t handle, QuantizedConvoluti
             }
         }
         std::vector<int64_t> ids{kINPUT, kFILTERS, kMULTIPLIERS, kBIAS, kOUTPUT};
-        std::vector<void*> pointers{
-            const_cast<void*>(data.input), mFilters.data(), mMultipliers.data(), mBias.data(), data.output};
+        std::vector<void*> pointers{const_cast<void*>(data.input), mConstants->filters.data(),
+            mConstants->multipliers.data(), mConstants->bias.data(), data.output};
         if (mResidual)
         {
             ids.insert(ids.end(), {kRESIDUAL, kRESIDUAL_MULTIPLIER});
-            pointers.insert(pointers.end(), {const_cast<void*>(data.residual), mResidualMultiplier.data()});
+            pointers.insert(pointers.end(), {const_cast<void*>(data.residual), mConstants->residualMultiplier.data()});
+        }
+        if (mDividesAfterActivation)
+        {
+            ids.push_back(kOUTPUT_SCALE);
+            pointers.push_back(mConstants->outputScale.data());
         }
         mPack.emplace(variantPack(ids, pointers, data.workspace));
         mPackData = data;
