@@ -2,8 +2,8 @@
 // and per axis, with the axis normalized); INT8 and FLOAT8E4M3FN initializers (raw data and int32_data) behind a DQ
 // are computed while importing; and each refusal names the node, its op and why (UINT8, INT4, a non-zero or
 // non-constant zero point, block_size, FP8 with saturate=0, a scale of rank 2, of another length than its axis, or
-// not positive and finite). Values are worked out by hand from
-// ONNX's definition; ONNX Runtime's agreement on whole models is model_zoo_test's QuantizedModels.
+// not positive and finite). Values are worked out by hand from ONNX's definition; ONNX Runtime's agreement on whole
+// models is model_zoo_test's QuantizedModels.
 #include "expect_close.h"
 #include "onnx_harness.h"
 
