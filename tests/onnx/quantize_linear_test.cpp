@@ -1,13 +1,16 @@
 // The QuantizeLinear and DequantizeLinear importers: a Q/DQ pair on a graph input becomes the two layers (per tensor
 // and per axis, with the axis normalized); INT8 and FLOAT8E4M3FN initializers (raw data and int32_data) behind a DQ
 // are computed while importing; and each refusal names the node, its op and why (UINT8, INT4, a non-zero or
-// non-constant zero point, block_size, FP8 with saturate=0, a scale of rank 2). Values are worked out by hand from
-// ONNX's definition; ONNX Runtime's agreement on whole models is model_zoo_test's QuantizedModels.
+// non-constant zero point, block_size, FP8 with saturate=0, a scale of rank 2, of another length than its axis, or
+// not positive and finite). Values are worked out by hand from ONNX's definition; ONNX Runtime's agreement on whole
+// models is model_zoo_test's QuantizedModels.
 #include "expect_close.h"
 #include "onnx_harness.h"
 
 #include <cstring>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace
@@ -189,6 +192,50 @@ TEST(OnnxQuantizeLinear, RefusesWhatTensorRTDoesNotTake)
     byteInitializer(unsaturated, "zero", kFloat8E4M3FN, {}, {0});
     kiln::test::setInt(*unsaturated.model.mutable_graph()->mutable_node(0), "saturate", 0);
     expectNodeError(unsaturated, ErrorCode::kUNSUPPORTED_NODE_ATTR, "QuantizeLinear", "saturate=0");
+}
+
+//! INT8 weights [3, 2] behind DequantizeLinear "bad" (axis 0) with `scales`, multiplied into x.
+ModelBuilder dequantizedWeights(std::vector<float> const& scales)
+{
+    ModelBuilder m(13);
+    m.input("x", kFloat, {3, 2});
+    byteInitializer(m, "w", kInt8, {3, 2}, {1, 2, 3, 4, 5, 6});
+    m.floats("scale", {static_cast<int64_t>(scales.size())}, scales);
+    kiln::test::setInt(m.node("DequantizeLinear", {"w", "scale"}, {"weights"}, "bad"), "axis", 0);
+    m.node("Mul", {"x", "weights"}, {"y"});
+    m.output("y", kFloat);
+    return m;
+}
+
+//! A per-axis scale of another length than its axis, whose constant weights the importer would compute reading past
+//! the scales (the ONNX fuzzer's qdq_filter_scales_short seed), and scales TensorRT does not take: zero, negative,
+//! NaN, infinite. Each is refused naming the node; a tiny positive scale is taken.
+TEST(OnnxQuantizeLinear, RefusesScalesOfAnotherLengthOrNotPositive)
+{
+    using nvonnxparser::ErrorCode;
+    expectNodeError(dequantizedWeights({0.5F, 0.25F}), ErrorCode::kINVALID_NODE, "DequantizeLinear",
+        "the scale (input 1) holds 2 coefficients, but axis 0 of the input has extent 3");
+    expectNodeError(dequantizedWeights({0.5F, 0.25F, 1.0F, 2.0F}), ErrorCode::kINVALID_NODE, "DequantizeLinear",
+        "the scale (input 1) holds 4 coefficients, but axis 0 of the input has extent 3");
+    float const nan = std::numeric_limits<float>::quiet_NaN();
+    float const inf = std::numeric_limits<float>::infinity();
+    for (auto const& [scales, text] : std::vector<std::pair<std::vector<float>, char const*>>{
+             {{0.5F, 0.0F, 1.0F}, "holds 0 at index 1"}, {{0.5F, 1.0F, -2.0F}, "holds -2 at index 2"},
+             {{nan, 1.0F, 1.0F}, "holds nan at index 0"}, {{0.5F, inf, 1.0F}, "holds inf at index 1"}})
+    {
+        expectNodeError(dequantizedWeights(scales), ErrorCode::kINVALID_NODE, "DequantizeLinear", text);
+    }
+    ModelBuilder zeroScale(13);
+    zeroScale.input("x", kFloat, {4});
+    zeroScale.floats("scale", {}, {0.0F});
+    byteInitializer(zeroScale, "zero", kInt8, {}, {0});
+    zeroScale.node("QuantizeLinear", {"x", "scale", "zero"}, {"q"}, "bad");
+    zeroScale.output("q", kInt8);
+    expectNodeError(zeroScale, ErrorCode::kINVALID_NODE, "QuantizeLinear",
+        "scales must be positive and finite, as TensorRT takes them");
+
+    OnnxHarness tiny;
+    EXPECT_TRUE(tiny.parse(dequantizedWeights({1e-45F, 1.0F, 1.0F}).bytes())) << tiny.parserErrors();
 }
 
 TEST(OnnxQuantizeLinear, DequantizeRefusesUint8AndBlockScales)

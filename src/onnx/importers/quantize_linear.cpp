@@ -1,8 +1,9 @@
 // QuantizeLinear and DequantizeLinear (opsets 10, 13, 19 and 21) through IQuantizeLayer and IDequantizeLayer, as
 // TensorRT's parser takes them: symmetric quantization into INT8 or FLOAT8E4M3FN, per tensor or per axis (opset 13's
 // `axis`). Refused, naming the node and why: UINT8 (the default output without a zero point), INT4/UINT4 and other
-// types; a zero point that is not a constant of zeros; block-wise quantization (opset 21's block_size > 0); and
-// FP8 with saturate=0 (opset 19; saturate does not apply to INT8). The layers get no zero point: it is zero.
+// types; a zero point that is not a constant of zeros; block-wise quantization (opset 21's block_size > 0); FP8 with
+// saturate=0 (opset 19; saturate does not apply to INT8); a per-axis scale of another length than its axis; and a
+// constant scale with a coefficient that is not positive and finite. The layers get no zero point: it is zero.
 //
 // A Q or DQ whose data and scale are constants (the weights of a quantized convolution or matrix multiply) is
 // computed while the model is imported, with core/quantization.h's arithmetic, so the weights reach the layer that
@@ -17,7 +18,9 @@
 #include "core/quantization.h"
 #include "device_common/half.h"
 
+#include <cmath>
 #include <cstring>
+#include <sstream>
 
 namespace kiln::onnxparser
 {
@@ -134,6 +137,40 @@ int32_t quantizationAxis(Node const& node, int32_t dataRank, nvinfer1::Dims cons
 nvinfer1::Dims dimsOf(Value const& value)
 {
     return value.isConstant() ? value.constant().dims() : value.tensor()->getDimensions();
+}
+
+//! The scale (input 1) against the data's shape `dataDims` and the quantization `axis` (-1: per tensor): one
+//! coefficient per index of the axis, where both extents are known here (the network checks the others when it is
+//! built), and, where the scale is a constant, every coefficient positive and finite (TensorRT takes strictly
+//! positive scales). A Q or DQ of constants reads coefficient (i / inner) % extent for element i, so a scale of
+//! another length must not reach it.
+void checkScale(Node const& node, nvinfer1::Dims const& dataDims, int32_t axis)
+{
+    Value const& scale = node.input(1);
+    nvinfer1::Dims const scaleDims = dimsOf(scale);
+    if (axis >= 0 && axis < dataDims.nbDims && dataDims.d[axis] >= 0 && scaleDims.d[0] >= 0
+        && scaleDims.d[0] != dataDims.d[axis])
+    {
+        fail(ErrorCode::kINVALID_NODE,
+            "the scale (input 1) holds " + std::to_string(scaleDims.d[0]) + " coefficients, but axis "
+                + std::to_string(axis) + " of the input has extent " + std::to_string(dataDims.d[axis])
+                + ": a per-axis scale has one coefficient per index of its axis");
+    }
+    if (!scale.isConstant())
+    {
+        return;
+    }
+    std::vector<float> const coefficients = scale.constant().toFloat();
+    for (size_t i = 0; i < coefficients.size(); ++i)
+    {
+        if (!(coefficients[i] > 0.0F) || !std::isfinite(coefficients[i]))
+        {
+            std::ostringstream text;
+            text << "the scale (input 1) holds " << coefficients[i] << " at index " << i
+                 << ": scales must be positive and finite, as TensorRT takes them";
+            fail(ErrorCode::kINVALID_NODE, text.str());
+        }
+    }
 }
 
 //! The real (floating-point) type of the scale, which DequantizeLinear's output has.
@@ -256,8 +293,9 @@ std::vector<Value> importQuantizeLinear(ImportContext& ctx, Node const& node)
         fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE,
             "the input (input 0) must be FLOAT, FLOAT16 or BFLOAT16, not " + dataTypeName(typeOf(node.input(0))));
     }
-    int32_t const rank = dimsOf(node.input(0)).nbDims;
-    int32_t const axis = quantizationAxis(node, rank, dimsOf(node.input(1)));
+    nvinfer1::Dims const dataDims = dimsOf(node.input(0));
+    int32_t const axis = quantizationAxis(node, dataDims.nbDims, dimsOf(node.input(1)));
+    checkScale(node, dataDims, axis);
     if (node.input(0).isConstant() && node.input(1).isConstant() && computable(node.input(0).constant().count(), 1))
     {
         return quantizeConstant(ctx, node, type, axis, node.input(1).constant().toFloat());
@@ -274,8 +312,9 @@ std::vector<Value> importDequantizeLinear(ImportContext& ctx, Node const& node)
     DataType const type = quantizedType(typeOf(node.input(0)));
     checkZeroPoint(node, type);
     DataType const outputType = realScaleType(node);
-    int32_t const rank = dimsOf(node.input(0)).nbDims;
-    int32_t const axis = quantizationAxis(node, rank, dimsOf(node.input(1)));
+    nvinfer1::Dims const dataDims = dimsOf(node.input(0));
+    int32_t const axis = quantizationAxis(node, dataDims.nbDims, dimsOf(node.input(1)));
+    checkScale(node, dataDims, axis);
     if (node.input(0).isConstant() && node.input(1).isConstant()
         && computable(node.input(0).constant().count(), elementSize(outputType)))
     {

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Writes the ONNX fuzzer's own seeds (tests/onnx/fuzz/seeds) and its external-data file (external/weights.bin).
 
-Two kinds of models, a few hundred bytes each:
+Three kinds of models, a few hundred bytes each:
 - valid_*: small models of the layer families whose sizes come from the model (convolution, OneHot, Range,
-  ConstantOfShape, external data, run-time extents, shape-tensor inputs, NonZero), which build and run on the CPU
-  backend; make_seeds.sh turns some into plan seeds.
+  ConstantOfShape, external data, run-time extents, shape-tensor inputs, NonZero) and of Model Optimizer's quantized
+  forms (a Q/DQ INT8 convolution with filters scaled per map, an FP8 matrix multiply), which build and run on the CPU
+  backend; make_seeds.sh turns them into plan seeds.
 - size_*: the same models with a size that overflows or is absurd (2^62 elements, a depth of 2^62, a channel count
   near 2^63, a 0-length axis, external data past the end of its file): each must be refused with an error, or
   (the 0-length axis) run.
+- qdq_*: the quantized models with a scale or zero point that is wrong (too few or too many scales for the axis, an
+  axis out of range, scales of zero, negative, NaN or infinite, a non-zero or mistyped zero point, block-wise scales):
+  each must be refused with an error that names the node, or (a scale that is merely odd) run.
 Models that crash or hang the parser, builder or CPU backend today go to pending_regressions/ instead (PENDING): CTest
 replays them only with KILN_FUZZ_REPLAY_PENDING=ON; once their fixes are in, take their names out of PENDING and run
 this script again. Run from anywhere with the onnx package installed; the output is deterministic.
@@ -138,6 +142,63 @@ def reshape(shape):
                  [i64("S", shape)])
 
 
+def scalar(name, value, elem=TensorProto.FLOAT):
+    return helper.make_tensor(name, elem, [], [value])
+
+
+def qdq_conv(filter_scales=(0.02, 0.01, 0.03), axis=0, input_scale=0.05, zero_point=0,
+             zero_point_type=TensorProto.INT8, block_size=None):
+    """X -> Q/DQ (one scale) -> Conv(DQ(INT8 filters, a scale per map on `axis`), B) -> Relu -> Q/DQ, opset 13 (21
+    where a block size is given): Model Optimizer's INT8 convolution."""
+    codes = (np.arange(3 * 2 * 9) % 255 - 127).astype(np.int8).reshape(3, 2, 3, 3)
+    dq_attributes = {"axis": axis}
+    if block_size is not None:
+        dq_attributes["block_size"] = block_size
+    scales = np.array(filter_scales, dtype=np.float32)
+    inits = [
+        numpy_helper.from_array(codes, "Wq"),
+        helper.make_tensor("Ws", TensorProto.FLOAT, [len(scales)], scales.tolist()),
+        helper.make_tensor("Wz", TensorProto.INT8, [len(scales)], [0] * len(scales)),
+        scalar("s", input_scale),
+        scalar("z", zero_point, zero_point_type),
+        scalar("so", 0.1),
+        scalar("zo", 0, TensorProto.INT8),
+        numpy_helper.from_array(np.array([0.5, -0.5, 0.25], dtype=np.float32), "B"),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["X", "s", "z"], ["Xq"]),
+        helper.make_node("DequantizeLinear", ["Xq", "s", "z"], ["Xd"]),
+        helper.make_node("DequantizeLinear", ["Wq", "Ws", "Wz"], ["W"], **dq_attributes),
+        helper.make_node("Conv", ["Xd", "W", "B"], ["C"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["C"], ["R"]),
+        helper.make_node("QuantizeLinear", ["R", "so", "zo"], ["Rq"]),
+        helper.make_node("DequantizeLinear", ["Rq", "so", "zo"], ["Y"]),
+    ]
+    x = value("X", TensorProto.FLOAT, [1, 2, 5, 5])
+    return model("qdq_conv", nodes, [x], [value("Y", TensorProto.FLOAT, None)], inits,
+                 opset=13 if block_size is None else 21)
+
+
+def fp8_matmul(weight_scale=0.5, weight_dims=(16, 4)):
+    """X -> Q/DQ into FLOAT8E4M3FN -> MatMul(DQ(FP8 weights)), opset 19: Model Optimizer's FP8 projection."""
+    count = int(np.prod([d for d in weight_dims if d < 1 << 20]))
+    codes = declared("Wq", TensorProto.FLOAT8E4M3FN, list(weight_dims), bytes((i * 7) % 0x7E for i in range(count)))
+    inits = [
+        codes,
+        scalar("Ws", weight_scale),
+        scalar("s", 0.25),
+        helper.make_tensor("z", TensorProto.FLOAT8E4M3FN, [], [0.0]),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["X", "s", "z"], ["Xq"]),
+        helper.make_node("DequantizeLinear", ["Xq", "s", "z"], ["Xd"]),
+        helper.make_node("DequantizeLinear", ["Wq", "Ws"], ["W"]),
+        helper.make_node("MatMul", ["Xd", "W"], ["Y"]),
+    ]
+    x = value("X", TensorProto.FLOAT, [2, weight_dims[0]])
+    return model("fp8_matmul", nodes, [x], [value("Y", TensorProto.FLOAT, None)], inits, opset=19)
+
+
 def valid_models():
     dynamic = model("dynamic", [helper.make_node("Relu", ["X"], ["Y"])], [value("X", TensorProto.FLOAT, ["N", 3])],
                     [value("Y", TensorProto.FLOAT, None)])
@@ -161,6 +222,31 @@ def valid_models():
         "valid_dynamic_extent": dynamic,
         "valid_shape_input": shape_input,
         "valid_non_zero": non_zero,
+        "valid_qdq_conv": qdq_conv(),
+        "valid_fp8_matmul": fp8_matmul(),
+    }
+
+
+def qdq_models():
+    nan, inf = float("nan"), float("inf")
+    return {
+        "qdq_filter_scales_short": qdq_conv(filter_scales=(0.02, 0.01)),
+        "qdq_filter_scales_long": qdq_conv(filter_scales=(0.02, 0.01, 0.03, 0.04)),
+        "qdq_filter_axis_out_of_range": qdq_conv(axis=7),
+        "qdq_filter_axis_negative": qdq_conv(axis=-9),
+        "qdq_filter_scale_zero": qdq_conv(filter_scales=(0.02, 0.0, 0.03)),
+        "qdq_filter_scale_nan": qdq_conv(filter_scales=(0.02, nan, 0.03)),
+        "qdq_input_scale_zero": qdq_conv(input_scale=0.0),
+        "qdq_input_scale_negative": qdq_conv(input_scale=-0.05),
+        "qdq_input_scale_infinite": qdq_conv(input_scale=inf),
+        "qdq_input_scale_tiny": qdq_conv(input_scale=1e-45),
+        "qdq_zero_point_not_zero": qdq_conv(zero_point=3),
+        "qdq_zero_point_uint8": qdq_conv(zero_point_type=TensorProto.UINT8),
+        "qdq_block_wise": qdq_conv(filter_scales=(0.02,) * 6, block_size=1),
+        "qdq_block_size_huge": qdq_conv(block_size=HUGE),
+        "qdq_fp8_weight_scale_nan": fp8_matmul(weight_scale=nan),
+        "qdq_fp8_weight_scale_zero": fp8_matmul(weight_scale=0.0),
+        "qdq_fp8_weight_dims_2e62": fp8_matmul(weight_dims=(16, BIG)),
     }
 
 
@@ -197,7 +283,7 @@ def main():
     for folder in (SEEDS, PENDING_DIR, EXTERNAL):
         folder.mkdir(exist_ok=True)
     (EXTERNAL / "weights.bin").write_bytes(np.arange(WEIGHTS_BYTES // 4, dtype="<f4").tobytes())
-    for name, m in {**valid_models(), **size_models()}.items():
+    for name, m in {**valid_models(), **size_models(), **qdq_models()}.items():
         (PENDING_DIR if name in PENDING else SEEDS).joinpath(f"{name}.onnx").write_bytes(m.SerializeToString())
 
 
